@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+// Swell: CoreMotion-style device motion, UIKit-style motion effects and the
+// motion-reactive water wave, on Linux.
+
+import PackageDescription
+
+// MARK: - Targets
+
+let package = Package(
+  name: "Swell",
+  products: [
+    .library(
+      name: "Swell",
+      targets: [
+        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
+        "SwellWaves", "SwellRender", "SwellScenes",
+      ]),
+    .executable(name: "swell", targets: ["swell"]),
+  ],
+  targets: [
+    // MARK: C libraries from Debian
+    .systemLibrary(
+      name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+      providers: [.apt(["libcairo2-dev"])]),
+    .systemLibrary(
+      name: "CSDL2", path: "Sources/CSDL2",
+      providers: [.apt(["libsdl2-dev"])]),
+
+    // MARK: Pure modules
+    .target(name: "SwellGeometry"),
+    .target(name: "SwellMotion", dependencies: ["SwellGeometry"]),
+    .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
+    .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
+    .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
+    .target(
+      name: "SwellScenes",
+      dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
+
+    // MARK: Platform modules
+    .target(name: "SwellSensors", dependencies: ["SwellMotion"]),
+    .target(name: "SwellRender", dependencies: ["SwellLayers", "CCairo", "CSDL2"]),
+
+    // MARK: The command-line tool
+    .target(
+      name: "SwellTool",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
+        "SwellWaves", "SwellRender", "SwellScenes",
+      ],
+      resources: [.copy("Resources")]),
+    .executableTarget(name: "swell", dependencies: ["SwellTool"]),
+
+    // MARK: Tests
+    .target(
+      name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
+      path: "Tests/SwellTestSupport"),
+    .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
+    .testTarget(name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"]),
+    .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
+    .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
+    .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

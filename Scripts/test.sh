@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what is missing, checks formatting, builds with warnings as errors and runs every
+# test (under a virtual X display, so the SDL window tests run too).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash Scripts/install-deps.sh
+echo "== swift format lint --strict"
+git ls-files '*.swift' | xargs swift format lint --strict --parallel
+echo "== swift build (warnings are errors)"
+swift build --build-tests -Xswiftc -warnings-as-errors
+echo "== swift test"
+xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build

@@ -1,0 +1,4 @@
+import Foundation
+import SwellTool
+
+exit(SwellTool.main(Array(CommandLine.arguments.dropFirst())))
