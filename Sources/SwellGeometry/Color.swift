@@ -25,8 +25,9 @@ public struct Color: Hashable, Sendable, Codable {
 
   /// Creates a colour from a hex string: `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
   ///
+  /// Fails (`nil`) when the string is not one of those forms.
+  ///
   /// - Parameter hex: The string.
-  /// - Returns: `nil` when the string is not one of those forms.
   public init?(hex: String) {
     var s = Substring(hex)
     if s.hasPrefix("#") { s = s.dropFirst() }

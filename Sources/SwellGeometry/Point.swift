@@ -78,7 +78,9 @@ public struct Size: Hashable, Sendable, Codable {
 
   /// The size scaled by a factor.
   @inlinable
-  public static func * (a: Size, s: Double) -> Size { Size(width: a.width * s, height: a.height * s) }
+  public static func * (a: Size, s: Double) -> Size {
+    Size(width: a.width * s, height: a.height * s)
+  }
 }
 
 /// An axis-aligned rectangle, in points: an origin (top-left corner) and a size.

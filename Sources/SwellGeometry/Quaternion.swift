@@ -51,7 +51,7 @@ public struct Quaternion: Hashable, Sendable, Codable {
   ///
   /// Accurate for tiny angles (it uses the series of `sin(θ/2)/θ` there).
   ///
-  /// - Parameter rotationVector: The rotation vector, radians.
+  /// - Parameter v: The rotation vector, radians.
   @inlinable
   public init(rotationVector v: Vector3) {
     let theta = v.length

@@ -68,7 +68,9 @@ public struct Transform3D: Hashable, Sendable, Codable {
   }
 
   /// The identity transform.
-  public static let identity = Transform3D(rowMajor: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+  public static let identity = Transform3D(rowMajor: [
+    1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+  ])
 
   /// A translation, points.
   ///

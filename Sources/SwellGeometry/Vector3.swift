@@ -84,11 +84,15 @@ public struct Vector3: Hashable, Sendable, Codable {
 
   /// The component-wise sum.
   @inlinable
-  public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+  public static func + (a: Vector3, b: Vector3) -> Vector3 {
+    Vector3(a.x + b.x, a.y + b.y, a.z + b.z)
+  }
 
   /// The component-wise difference.
   @inlinable
-  public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
+  public static func - (a: Vector3, b: Vector3) -> Vector3 {
+    Vector3(a.x - b.x, a.y - b.y, a.z - b.z)
+  }
 
   /// The negated vector.
   @inlinable

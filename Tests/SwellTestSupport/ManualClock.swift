@@ -61,6 +61,7 @@ public final class ManualClock: Clock, Sendable {
   /// - Parameters:
   ///   - deadline: The instant to wake at.
   ///   - tolerance: Ignored.
+  /// - Throws: `CancellationError` when the task is cancelled before sleeping.
   public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     try Task.checkCancellation()
     try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in

@@ -1,0 +1,49 @@
+/// An error a motion source reports (CoreMotion reports these through `CMError`).
+public struct MotionSourceError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A one-line, human-readable reason naming the source.
+  public var message: String
+  /// True when the source may come back (a device that disappeared); false when it is finished.
+  public var isTransient: Bool
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - message: A one-line reason.
+  ///   - isTransient: Whether the source may recover.
+  public init(_ message: String, isTransient: Bool = false) {
+    self.message = message
+    self.isTransient = isTransient
+  }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// What a ``MotionSource`` delivers: raw inertial samples to be fused, or device motion that is
+/// already fused (a device-motion recording, scripted motion, keyboard or mouse tilt).
+public enum MotionEvent: Sendable, Hashable {
+  /// A raw sample, device frame, SI units.
+  case sample(IMUSample)
+  /// Fused device motion, CoreMotion units.
+  case deviceMotion(DeviceMotion)
+}
+
+/// A source of motion: a Linux IIO sensor, a recording, a phone stream, scripted motion, the
+/// keyboard or the mouse.
+///
+/// Sources are pulled: ``next()`` returns the next event, suspending until one is available, and
+/// `nil` when the source has ended. Live sources pace themselves with their own clock; recorded
+/// sources may be replayed live (at recorded speed) or as fast as possible.
+public protocol MotionSource: AnyObject, Sendable {
+  /// A short, human-readable name such as `iio:bmi160` or `recording:trial.csv`.
+  var name: String { get }
+
+  /// True when the source delivers magnetometer readings (9D fusion is possible).
+  var hasMagnetometer: Bool { get }
+
+  /// Returns the next event, or `nil` at the end of the source.
+  ///
+  /// - Returns: The next sample or device motion.
+  /// - Throws: ``MotionSourceError`` when the source fails.
+  func next() async throws -> MotionEvent?
+}
