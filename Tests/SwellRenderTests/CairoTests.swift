@@ -172,7 +172,7 @@ struct CairoTests {
   @Test func verticalGradientInterpolatesAndPads() throws {
     let (image, cr) = try image(10, 100)
     cr.setSource(
-      LinearGradient(
+      LinearGradientPattern(
         start: Point(x: 0, y: 20), end: Point(x: 0, y: 80),
         colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)]))
     cr.paint()

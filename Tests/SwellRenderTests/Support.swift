@@ -90,7 +90,7 @@ func drawTestPicture(_ context: CairoContext) {
   context.addPath(Path(ellipseIn: Rect(x: 50, y: 10, width: 40, height: 40)))
   context.fill()
   context.setSource(
-    LinearGradient(
+    LinearGradientPattern(
       start: Point(x: 0, y: 60), end: Point(x: 0, y: 80),
       colors: [Color(red: 0, green: 0, blue: 1), .black]))
   context.addRectangle(Rect(x: 0, y: 60, width: 100, height: 20))

@@ -1,13 +1,6 @@
 import CCairo
 import SwellGeometry
-
-/// How overlapping subpaths decide what is inside (`cairo_fill_rule_t`).
-public enum FillRule: Sendable, Hashable {
-  /// Non-zero winding: Core Graphics' and `CAShapeLayer`'s default (`CAIRO_FILL_RULE_WINDING`).
-  case nonZero
-  /// Even-odd (`CAIRO_FILL_RULE_EVEN_ODD`).
-  case evenOdd
-}
+import SwellLayers
 
 /// The shape at the open ends of stroked lines (`cairo_line_cap_t`).
 public enum LineCap: Sendable, Hashable {
@@ -64,6 +57,8 @@ public enum ImageFilter: Sendable, Hashable {
 }
 
 /// A Cairo drawing context (`cairo_t`) on a ``Surface``.
+///
+/// Fill rules are SwellLayers' `FillRule` (`.nonZero` is `CAIRO_FILL_RULE_WINDING`).
 ///
 /// Coordinates are user-space units: the surface's own units (pixels for an ``ImageSurface``,
 /// points for SVG and PDF) mapped through the current ``transform``. The context keeps its
@@ -307,7 +302,7 @@ public final class CairoContext {
   ///
   /// - Parameter gradient: The gradient. Without stops it paints transparent; with coinciding
   ///   end points it paints the last stop's colour.
-  public func setSource(_ gradient: LinearGradient) {
+  public func setSource(_ gradient: LinearGradientPattern) {
     guard gradient.start.isFinite, gradient.end.isFinite else {
       setSource(Color.clear)
       return

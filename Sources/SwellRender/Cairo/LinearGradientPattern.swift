@@ -4,13 +4,13 @@ import SwellGeometry
 /// (`cairo_pattern_create_linear` + `cairo_pattern_add_color_stop_rgba`).
 ///
 /// The points are in the user space that is current when the gradient is set as the source
-/// (``CairoContext/setSource(_:)-(LinearGradient)``); later transform changes do not move it.
+/// (``CairoContext/setSource(_:)-(LinearGradientPattern)``); later transform changes do not move it.
 /// Outside the start–end span the end colours continue (`CAIRO_EXTEND_PAD`), as in Core
 /// Animation's `CAGradientLayer`.
-public struct LinearGradient: Hashable, Sendable {
+public struct LinearGradientPattern: Hashable, Sendable {
   /// One colour stop.
   public struct Stop: Hashable, Sendable {
-    /// Where the colour sits: 0 at ``LinearGradient/start``, 1 at ``LinearGradient/end``.
+    /// Where the colour sits: 0 at ``start``, 1 at ``end``.
     public var location: Double
     /// The colour at that location (not premultiplied).
     public var color: Color
@@ -63,7 +63,7 @@ public struct LinearGradient: Hashable, Sendable {
   ///
   /// - Parameter t: The transform.
   /// - Returns: The moved gradient.
-  public func applying(_ t: AffineTransform) -> LinearGradient {
-    LinearGradient(start: t.apply(to: start), end: t.apply(to: end), stops: stops)
+  public func applying(_ t: AffineTransform) -> LinearGradientPattern {
+    LinearGradientPattern(start: t.apply(to: start), end: t.apply(to: end), stops: stops)
   }
 }
