@@ -514,15 +514,18 @@ public final class CairoContext {
   // MARK: - Images
 
   /// Draws an image stretched to fill a rectangle (`cairo_scale`, `cairo_set_source_surface`,
-  /// `cairo_fill`).
+  /// `cairo_fill` or `cairo_paint_with_alpha`).
   ///
   /// - Parameters:
   ///   - image: The image.
   ///   - rect: The destination, user units; nothing is drawn when it is empty.
   ///   - filter: How the image is sampled.
-  public func drawImage(_ image: ImageSurface, in rect: Rect, filter: ImageFilter = .good) {
+  ///   - alpha: The opacity, 0...1 (default 1).
+  public func drawImage(
+    _ image: ImageSurface, in rect: Rect, filter: ImageFilter = .good, alpha: Double = 1
+  ) {
     guard rect.width > 0, rect.height > 0, rect.origin.isFinite, rect.width.isFinite,
-      rect.height.isFinite
+      rect.height.isFinite, alpha > 0
     else { return }
     withSavedState {
       translate(x: rect.minX, y: rect.minY)
@@ -534,7 +537,12 @@ public final class CairoContext {
       cairo_pattern_set_extend(cairo_get_source(pointer), CAIRO_EXTEND_PAD)
       newPath()
       cairo_rectangle(pointer, 0, 0, Double(image.pixelWidth), Double(image.pixelHeight))
-      fill()
+      if alpha < 1 {
+        clip()
+        paint(alpha: alpha)
+      } else {
+        fill()
+      }
     }
   }
 }
