@@ -62,9 +62,10 @@ extension DeviceMotion {
   ///   - b: The later motion.
   ///   - fraction: 0 gives `a`, 1 gives `b`.
   /// - Returns: The interpolated motion; its timestamp is interpolated too.
-  public static func interpolate(_ a: DeviceMotion, _ b: DeviceMotion, fraction f: Double)
+  public static func interpolate(_ a: DeviceMotion, _ b: DeviceMotion, fraction: Double)
     -> DeviceMotion
   {
+    let f = fraction
     func lerp(_ x: Vector3, _ y: Vector3) -> Vector3 { x + (y - x) * f }
     var m = a
     m.timestamp = a.timestamp + (b.timestamp - a.timestamp) * f

@@ -106,8 +106,8 @@ public struct ZipArchive: Sendable {
   /// - Throws: ``RecordingError`` naming the entry when it is corrupt or uses an unsupported
   ///   compression method.
   public func extract(_ entry: Entry) throws(RecordingError) -> Data {
-    let where_ = "\(name)/\(entry.path)"
-    func fail(_ m: String) -> RecordingError { RecordingError(file: where_, message: m) }
+    let location = "\(name)/\(entry.path)"
+    func fail(_ m: String) -> RecordingError { RecordingError(file: location, message: m) }
     let p = entry.localHeaderOffset
     guard p + 30 <= data.count, Self.u32(data, p) == 0x0403_4B50 else {
       throw fail("corrupt local header")
