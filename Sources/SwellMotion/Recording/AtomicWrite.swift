@@ -18,6 +18,13 @@ public enum AtomicWrite {
   public static func write(_ data: Data, to url: URL) throws(RecordingError) {
     let folder = url.deletingLastPathComponent()
     let name = url.lastPathComponent
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw RecordingError(
+        file: url.path, message: "cannot write: folder '\(folder.path)' does not exist")
+    }
     let temp = folder.appendingPathComponent(
       ".\(name).tmp-\(UInt32.random(in: 0...UInt32.max))")
     do {
