@@ -51,7 +51,8 @@ public enum TiltRule: String, Hashable, Sendable, CaseIterable {
   ///
   /// - Parameter gravity: Gravity, g, device frame (CoreMotion signs).
   /// - Returns: The tilt to animate to (radians, wrapped to (−π, π]) or ``TiltDecision/hold``.
-  public func decision(gravity g: Vector3) -> TiltDecision {
+  public func decision(gravity: Vector3) -> TiltDecision {
+    let g = gravity
     guard g.x.isFinite, g.y.isFinite else { return .hold }
     switch self {
     case .corrected:
