@@ -9,7 +9,7 @@ import Foundation
 /// only on the motion up to that time: it is the same at any display frame rate and any step
 /// size. After a step of the target by `D`, the value covers 63 % of `D` in τ and 95 % in 3τ.
 public struct AmplitudeSmoother: Hashable, Sendable {
-  /// The rise time constant, seconds (default 0.15).
+  /// The rise time constant, seconds (default 0.06).
   public var riseTime: Double
   /// The release time constant, seconds (default 0.6).
   public var releaseTime: Double
@@ -23,9 +23,9 @@ public struct AmplitudeSmoother: Hashable, Sendable {
   /// Creates a smoother at rest at 0.
   ///
   /// - Parameters:
-  ///   - riseTime: Seconds, positive (default 0.15).
+  ///   - riseTime: Seconds, positive (default 0.06).
   ///   - releaseTime: Seconds, positive (default 0.6).
-  public init(riseTime: Double = 0.15, releaseTime: Double = 0.6) {
+  public init(riseTime: Double = 0.06, releaseTime: Double = 0.6) {
     precondition(riseTime > 0 && releaseTime > 0, "time constants must be positive")
     self.riseTime = riseTime
     self.releaseTime = releaseTime

@@ -26,7 +26,7 @@ public struct WaterWaveOptions: Hashable, Sendable {
   /// The rate of the tilt-update grid, per second (see ``TiltSampler``).
   public var tiltUpdateRate = 60.0
   /// The amplitude rise time constant, seconds.
-  public var amplitudeRiseTime = 0.15
+  public var amplitudeRiseTime = 0.06
   /// The amplitude release time constant, seconds.
   public var amplitudeReleaseTime = 0.6
 
