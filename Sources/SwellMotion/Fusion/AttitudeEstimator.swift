@@ -33,6 +33,15 @@ public struct AttitudeEstimator: Sendable {
     public var estimatesGyroscopeBias = true
     /// Largest gyroscope bias accepted, degrees per second (per axis).
     public var biasLimitDegreesPerSecond: Double = 2
+    /// Whether the gyroscope's per-axis scale-factor errors are estimated online too (from the
+    /// inclination corrections in motion).
+    public var estimatesGyroscopeScale = true
+    /// Standard deviation of the scale-factor error before any estimate (a fraction, 0.01 = 1 %).
+    public var scaleInitialSigma: Double = 0.01
+    /// How far the scale-factor error may drift in ``biasForgettingTime`` (a fraction, 1σ).
+    public var scaleDriftSigma: Double = 0.001
+    /// Largest scale-factor error accepted (a fraction).
+    public var scaleLimit: Double = 0.05
     /// Standard deviation of the bias before any estimate, degrees per second.
     public var biasInitialSigmaDegreesPerSecond: Double = 0.5
     /// How far the bias may drift in ``biasForgettingTime``, degrees per second (1σ).
@@ -59,6 +68,10 @@ public struct AttitudeEstimator: Sendable {
     /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
     /// `nil` when unknown (that frame is then unavailable; see ``AttitudeEstimator/supports(_:)``).
     public var declinationDegrees: Double?
+    /// Experiment switches (temporary).
+    public var experimentMode = 0
+    /// Experiment.
+    public var expScale = Vector3.zero
 
     /// Creates the default settings.
     public init() {}
@@ -114,8 +127,8 @@ public struct AttitudeEstimator: Sendable {
   /// The 1σ uncertainty of the bias estimate per device axis, rad/s.
   public var gyroscopeBiasSigma: Vector3 {
     Vector3(
-      max(core.p00, 0).squareRoot(), max(core.p11, 0).squareRoot(),
-      max(core.p22, 0).squareRoot())
+      max(core.kp[0], 0).squareRoot(), max(core.kp[7], 0).squareRoot(),
+      max(core.kp[14], 0).squareRoot())
   }
 
   /// True while the rest detector finds the device still.
@@ -271,7 +284,7 @@ public struct AttitudeEstimator: Sendable {
     }
     let gravity = q6.inverseRotate(Vector3(0, 0, -1))
     let total = lastAccelerometer * (-1 / standardGravity)
-    let rate = lastGyroscope - gyroscopeBias
+    let rate = core.correctedRate(lastGyroscope)
     var field = CalibratedMagneticField(field: .zero, accuracy: .uncalibrated)
     if mode == .nineD, core.magInitialised, let m = lastMagnetometer {
       let accuracy: MagneticFieldCalibrationAccuracy =

@@ -29,6 +29,10 @@ struct FusionCore: Sendable {
   @usableFromInline let biasMotionSigma2: Double
   @usableFromInline let biasRestSigma2: Double
   @usableFromInline let restMinTime: Double
+  @usableFromInline let estimateScale: Bool
+  @usableFromInline let scaleP0: Double
+  @usableFromInline let scaleLimit: Double
+  @usableFromInline let scaleDriftVariancePerSecond: Double
   @usableFromInline let restGyro2: Double
   @usableFromInline let restAcc2: Double
   @usableFromInline let maxGap: Double
@@ -55,9 +59,15 @@ struct FusionCore: Sendable {
   @usableFromInline var biasV = 0.0
   @usableFromInline var biasWMotion = 0.0
   @usableFromInline var biasWRest = 0.0
+  @usableFromInline var scaleV = 0.0
 
   // MARK: State
   @usableFromInline var lastTimestamp = Double.nan
+  @usableFromInline var pwx = 0.0
+  @usableFromInline var pwy = 0.0
+  @usableFromInline var pwz = 0.0
+  @usableFromInline var experimentMode = 0
+  @usableFromInline var expScale = Vector3.zero
   @usableFromInline var gyroQuaternion = Quaternion.identity
   @usableFromInline var inclinationQuaternion = Quaternion.identity
   @usableFromInline var headingOffset = 0.0
@@ -65,16 +75,18 @@ struct FusionCore: Sendable {
   @usableFromInline var rRow0LowPass = LowPass3()
   @usableFromInline var rRow1LowPass = LowPass3()
   @usableFromInline var rBiasLowPass = LowPass3()
-  @usableFromInline var bx = 0.0
-  @usableFromInline var by = 0.0
-  @usableFromInline var bz = 0.0
-  // Symmetric bias covariance, rad²/s².
-  @usableFromInline var p00 = 0.0
-  @usableFromInline var p01 = 0.0
-  @usableFromInline var p02 = 0.0
-  @usableFromInline var p11 = 0.0
-  @usableFromInline var p12 = 0.0
-  @usableFromInline var p22 = 0.0
+  @usableFromInline var sRow0LowPass = LowPass3()
+  @usableFromInline var sRow1LowPass = LowPass3()
+  /// Kalman state: gyroscope bias (rad/s, device frame) and scale-factor errors (fractions).
+  @usableFromInline var kx = InlineArray<6, Double>(repeating: 0)
+  /// Kalman covariance, 6×6 row-major.
+  @usableFromInline var kp = InlineArray<36, Double>(repeating: 0)
+  @inlinable var bx: Double { kx[0] }
+  @inlinable var by: Double { kx[1] }
+  @inlinable var bz: Double { kx[2] }
+  @inlinable var sx: Double { kx[3] }
+  @inlinable var sy: Double { kx[4] }
+  @inlinable var sz: Double { kx[5] }
   @usableFromInline var restGyroLowPass = LowPass3()
   @usableFromInline var restAccLowPass = LowPass3()
   @usableFromInline var restTime = 0.0
@@ -132,9 +144,20 @@ struct FusionCore: Sendable {
     magMinUndisturbedTime = 0.5
     magMaxRejectionTime = 60
     magRejectionFactor = 2
-    p00 = biasP0
-    p11 = biasP0
-    p22 = biasP0
+    experimentMode = s.experimentMode
+    expScale = s.expScale
+    estimateScale = s.estimatesGyroscopeScale && s.estimatesGyroscopeBias
+    let sS = max(s.scaleInitialSigma, 1e-9)
+    scaleP0 = sS * sS
+    scaleLimit = max(s.scaleLimit, 0)
+    let sSD = max(s.scaleDriftSigma, 1e-12)
+    scaleDriftVariancePerSecond = sSD * sSD / max(s.biasForgettingTime, 1e-3)
+    kp[0] = biasP0
+    kp[7] = biasP0
+    kp[14] = biasP0
+    kp[21] = scaleP0
+    kp[28] = scaleP0
+    kp[35] = scaleP0
   }
 
   /// Recomputes the coefficients for a new nominal sampling period.
@@ -147,6 +170,7 @@ struct FusionCore: Sendable {
     kMagCurrent = magCurrentTau > 0 ? 1 - exp(-dt / magCurrentTau) : 1
     kMagRef = 1 - exp(-dt / magRefTau)
     biasV = biasDriftVariancePerSecond * dt
+    scaleV = scaleDriftVariancePerSecond * dt
     // Measurement variances such that continuous updates keep the posterior variance at σ²
     // (steady state of the scalar Riccati recursion P⁻ = P + V, P = P⁻W / (P⁻ + W)).
     biasWMotion = biasMotionSigma2 * biasMotionSigma2 / biasV + biasMotionSigma2
@@ -195,13 +219,24 @@ struct FusionCore: Sendable {
     }
 
     // Gyroscope strapdown integration with the bias removed.
-    let wx = gx - bx
-    let wy = gy - by
-    let wz = gz - bz
+    let wx = (gx - bx) * (1 + sx + expScale.x)
+    let wy = (gy - by) * (1 + sy + expScale.y)
+    let wz = (gz - bz) * (1 + sz + expScale.z)
     if dt > 0 {
-      let rx = wx * dt
-      let ry = wy * dt
-      let rz = wz * dt
+      var rx = wx * dt
+      var ry = wy * dt
+      var rz = wz * dt
+      if experimentMode & 1 != 0 {
+        rx = (wx + pwx) * 0.5 * dt
+        ry = (wy + pwy) * 0.5 * dt
+        rz = (wz + pwz) * 0.5 * dt
+      }
+      if experimentMode & 2 != 0 {
+        let d2 = dt * dt / 12
+        rx += (pwy * wz - pwz * wy) * d2
+        ry += (pwz * wx - pwx * wz) * d2
+        rz += (pwx * wy - pwy * wx) * d2
+      }
       let theta2 = rx * rx + ry * ry + rz * rz
       let c: Double
       let k: Double
@@ -221,6 +256,9 @@ struct FusionCore: Sendable {
       n = Quaternion(w: n.w * s, x: n.x * s, y: n.y * s, z: n.z * s)
       gyroQuaternion = n
     }
+    pwx = wx
+    pwy = wy
+    pwz = wz
 
     let accValid =
       ax.isFinite && ay.isFinite && az.isFinite && (ax * ax + ay * ay + az * az) > 1e-6
@@ -284,7 +322,7 @@ struct FusionCore: Sendable {
       atRest = restTime >= restMinTime
     }
 
-    // Rows 0 and 1 of R (device → E) and their low-pass versions, as is R·b̂.
+    // Rows 0 and 1 of R (device → E), of R·diag(ω), and their low-pass versions.
     let q = attitude6D
     let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
     let r01 = 2 * (q.x * q.y - q.w * q.z)
@@ -292,33 +330,48 @@ struct FusionCore: Sendable {
     let r10 = 2 * (q.x * q.y + q.w * q.z)
     let r11 = 1 - 2 * (q.x * q.x + q.z * q.z)
     let r12 = 2 * (q.y * q.z - q.w * q.x)
-    let rb0 = r00 * bx + r01 * by + r02 * bz
-    let rb1 = r10 * bx + r11 * by + r12 * bz
+    let ox = gx - bx
+    let oy = gy - by
+    let oz = gz - bz
+    let rb0 = r00 * bx + r01 * by + r02 * bz - (r00 * ox * sx + r01 * oy * sy + r02 * oz * sz)
+    let rb1 = r10 * bx + r11 * by + r12 * bz - (r10 * ox * sx + r11 * oy * sy + r12 * oz * sz)
     let (h00, h01, h02) = rRow0LowPass.step(
       r00, r01, r02, dt: dt, timeConstant: accTau, accCoefficients)
     let (h10, h11, h12) = rRow1LowPass.step(
       r10, r11, r12, dt: dt, timeConstant: accTau, accCoefficients)
     let (lb0, lb1, _) = rBiasLowPass.step(
       rb0, rb1, 0, dt: dt, timeConstant: accTau, accCoefficients)
+    var m00 = 0.0
+    var m01 = 0.0
+    var m02 = 0.0
+    var m10 = 0.0
+    var m11 = 0.0
+    var m12 = 0.0
+    if estimateScale {
+      (m00, m01, m02) = sRow0LowPass.step(
+        r00 * ox, r01 * oy, r02 * oz, dt: dt, timeConstant: accTau, accCoefficients)
+      (m10, m11, m12) = sRow1LowPass.step(
+        r10 * ox, r11 * oy, r12 * oz, dt: dt, timeConstant: accTau, accCoefficients)
+    }
 
-    // Prediction: the bias may drift; the variance grows up to its initial value.
-    p00 = min(p00 + biasV, biasP0)
-    p11 = min(p11 + biasV, biasP0)
-    p22 = min(p22 + biasV, biasP0)
+    // Prediction: bias and scale may drift; variances grow up to their initial values.
+    for i in 0..<3 { kp[i * 7] = min(kp[i * 7] + biasV, biasP0) }
+    if estimateScale {
+      for i in 3..<6 { kp[i * 7] = min(kp[i * 7] + scaleV, scaleP0) }
+    }
 
     if atRest {
-      // Measurement: the mean rate at rest is the bias (H = I).
+      // Measurement: the mean rate at rest is the bias (H = [I 0]).
       let w = biasWRest
       let e0 = glx - bx
       let e1 = gly - by
       let e2 = glz - bz
-      // S = P + W; K = P S⁻¹; b += K e; P -= K P.
-      let s00 = p00 + w
-      let s11 = p11 + w
-      let s22 = p22 + w
-      let s01 = p01
-      let s02 = p02
-      let s12 = p12
+      let s00 = kp[0] + w
+      let s11 = kp[7] + w
+      let s22 = kp[14] + w
+      let s01 = kp[1]
+      let s02 = kp[2]
+      let s12 = kp[8]
       // Inverse of the symmetric S by cofactors.
       let c00 = s11 * s22 - s12 * s12
       let c01 = s02 * s12 - s01 * s22
@@ -329,85 +382,114 @@ struct FusionCore: Sendable {
       let det = s00 * c00 + s01 * c01 + s02 * c02
       guard det > 0 else { return }
       let id = 1 / det
-      let i00 = c00 * id
-      let i01 = c01 * id
-      let i02 = c02 * id
-      let i11 = c11 * id
-      let i12 = c12 * id
-      let i22 = c22 * id
-      // K = P·S⁻¹ (not symmetric in general).
-      let k00 = p00 * i00 + p01 * i01 + p02 * i02
-      let k01 = p00 * i01 + p01 * i11 + p02 * i12
-      let k02 = p00 * i02 + p01 * i12 + p02 * i22
-      let k10 = p01 * i00 + p11 * i01 + p12 * i02
-      let k11 = p01 * i01 + p11 * i11 + p12 * i12
-      let k12 = p01 * i02 + p11 * i12 + p12 * i22
-      let k20 = p02 * i00 + p12 * i01 + p22 * i02
-      let k21 = p02 * i01 + p12 * i11 + p22 * i12
-      let k22 = p02 * i02 + p12 * i12 + p22 * i22
-      bx += k00 * e0 + k01 * e1 + k02 * e2
-      by += k10 * e0 + k11 * e1 + k12 * e2
-      bz += k20 * e0 + k21 * e1 + k22 * e2
-      // P = P − K·P.
-      let n00 = p00 - (k00 * p00 + k01 * p01 + k02 * p02)
-      let n01 = p01 - (k00 * p01 + k01 * p11 + k02 * p12)
-      let n02 = p02 - (k00 * p02 + k01 * p12 + k02 * p22)
-      let n11 = p11 - (k10 * p01 + k11 * p11 + k12 * p12)
-      let n12 = p12 - (k10 * p02 + k11 * p12 + k12 * p22)
-      let n22 = p22 - (k20 * p02 + k21 * p12 + k22 * p22)
-      p00 = n00
-      p01 = n01
-      p02 = n02
-      p11 = n11
-      p12 = n12
-      p22 = n22
+      var sInv = InlineArray<9, Double>(repeating: 0)
+      sInv[0] = c00 * id
+      sInv[1] = c01 * id
+      sInv[2] = c02 * id
+      sInv[3] = c01 * id
+      sInv[4] = c11 * id
+      sInv[5] = c12 * id
+      sInv[6] = c02 * id
+      sInv[7] = c12 * id
+      sInv[8] = c22 * id
+      let n = estimateScale ? 6 : 3
+      // K = P[:, 0..<3] S⁻¹ (n×3).
+      var k = InlineArray<18, Double>(repeating: 0)
+      for i in 0..<n {
+        for j in 0..<3 {
+          k[i * 3 + j] = kp[i * 6] * sInv[j] + kp[i * 6 + 1] * sInv[3 + j]
+            + kp[i * 6 + 2] * sInv[6 + j]
+        }
+      }
+      for i in 0..<n {
+        kx[i] += k[i * 3] * e0 + k[i * 3 + 1] * e1 + k[i * 3 + 2] * e2
+      }
+      // P = P − K P[0..<3, :].
+      var np = kp
+      for i in 0..<n {
+        for j in 0..<n {
+          np[i * 6 + j] =
+            kp[i * 6 + j]
+            - (k[i * 3] * kp[j] + k[i * 3 + 1] * kp[6 + j] + k[i * 3 + 2] * kp[12 + j])
+        }
+      }
+      kp = np
     } else if accLowPass.warm {
       // Measurement in motion: the inclination correction rate tells the horizontal part of
-      // the bias through the low-pass filtered rotation matrix (H = rows 0, 1 of LP(R)).
+      // the rate error through the low-pass filtered rotation matrix:
+      // y = LP(R)·b − LP(R·diag(ω))·s, rows 0 and 1.
       let idt = 1 / nominalDt
-      var e0 = -cy * idt + lb0 - (h00 * bx + h01 * by + h02 * bz)
-      var e1 = cx * idt + lb1 - (h10 * bx + h11 * by + h12 * bz)
+      var hm = InlineArray<12, Double>(repeating: 0)
+      hm[0] = h00
+      hm[1] = h01
+      hm[2] = h02
+      hm[3] = -m00
+      hm[4] = -m01
+      hm[5] = -m02
+      hm[6] = h10
+      hm[7] = h11
+      hm[8] = h12
+      hm[9] = -m10
+      hm[10] = -m11
+      hm[11] = -m12
+      let n = estimateScale ? 6 : 3
+      var pred0 = 0.0
+      var pred1 = 0.0
+      for j in 0..<n {
+        pred0 += hm[j] * kx[j]
+        pred1 += hm[6 + j] * kx[j]
+      }
+      var e0 = -cy * idt + lb0 - pred0
+      var e1 = cx * idt + lb1 - pred1
       e0 = max(-biasLimit, min(biasLimit, e0))
       e1 = max(-biasLimit, min(biasLimit, e1))
-      // PHᵀ (3×2).
-      let a00 = p00 * h00 + p01 * h01 + p02 * h02
-      let a10 = p01 * h00 + p11 * h01 + p12 * h02
-      let a20 = p02 * h00 + p12 * h01 + p22 * h02
-      let a01 = p00 * h10 + p01 * h11 + p02 * h12
-      let a11 = p01 * h10 + p11 * h11 + p12 * h12
-      let a21 = p02 * h10 + p12 * h11 + p22 * h12
-      // S = H P Hᵀ + W (2×2).
+      // A = P Hᵀ (n×2).
+      var a = InlineArray<12, Double>(repeating: 0)
+      for i in 0..<n {
+        var s0 = 0.0
+        var s1 = 0.0
+        for j in 0..<n {
+          s0 += kp[i * 6 + j] * hm[j]
+          s1 += kp[i * 6 + j] * hm[6 + j]
+        }
+        a[i * 2] = s0
+        a[i * 2 + 1] = s1
+      }
       let w = biasWMotion
-      let s00 = h00 * a00 + h01 * a10 + h02 * a20 + w
-      let s01 = h00 * a01 + h01 * a11 + h02 * a21
-      let s11 = h10 * a01 + h11 * a11 + h12 * a21 + w
+      var s00 = w
+      var s01 = 0.0
+      var s11 = w
+      for j in 0..<n {
+        s00 += hm[j] * a[j * 2]
+        s01 += hm[j] * a[j * 2 + 1]
+        s11 += hm[6 + j] * a[j * 2 + 1]
+      }
       let det = s00 * s11 - s01 * s01
       guard det > 0 else { return }
       let id = 1 / det
       let i00 = s11 * id
       let i01 = -s01 * id
       let i11 = s00 * id
-      // K = PHᵀ S⁻¹ (3×2).
-      let k00 = a00 * i00 + a01 * i01
-      let k01 = a00 * i01 + a01 * i11
-      let k10 = a10 * i00 + a11 * i01
-      let k11 = a10 * i01 + a11 * i11
-      let k20 = a20 * i00 + a21 * i01
-      let k21 = a20 * i01 + a21 * i11
-      bx += k00 * e0 + k01 * e1
-      by += k10 * e0 + k11 * e1
-      bz += k20 * e0 + k21 * e1
-      // P = P − K (PHᵀ)ᵀ.
-      p00 -= k00 * a00 + k01 * a01
-      p01 -= k00 * a10 + k01 * a11
-      p02 -= k00 * a20 + k01 * a21
-      p11 -= k10 * a10 + k11 * a11
-      p12 -= k10 * a20 + k11 * a21
-      p22 -= k20 * a20 + k21 * a21
+      var k = InlineArray<12, Double>(repeating: 0)
+      for i in 0..<n {
+        k[i * 2] = a[i * 2] * i00 + a[i * 2 + 1] * i01
+        k[i * 2 + 1] = a[i * 2] * i01 + a[i * 2 + 1] * i11
+        kx[i] += k[i * 2] * e0 + k[i * 2 + 1] * e1
+      }
+      for i in 0..<n {
+        for j in 0..<n {
+          kp[i * 6 + j] -= k[i * 2] * a[j * 2] + k[i * 2 + 1] * a[j * 2 + 1]
+        }
+      }
     }
-    bx = max(-biasLimit, min(biasLimit, bx))
-    by = max(-biasLimit, min(biasLimit, by))
-    bz = max(-biasLimit, min(biasLimit, bz))
+    kx[0] = max(-biasLimit, min(biasLimit, kx[0]))
+    kx[1] = max(-biasLimit, min(biasLimit, kx[1]))
+    kx[2] = max(-biasLimit, min(biasLimit, kx[2]))
+    if estimateScale {
+      kx[3] = max(-scaleLimit, min(scaleLimit, kx[3]))
+      kx[4] = max(-scaleLimit, min(scaleLimit, kx[4]))
+      kx[5] = max(-scaleLimit, min(scaleLimit, kx[5]))
+    }
   }
 
   // MARK: Magnetometer
@@ -502,5 +584,13 @@ struct FusionCore: Sendable {
         headingOffset += 2 * Double.pi
       }
     }
+  }
+}
+
+extension FusionCore {
+  /// A raw gyroscope reading with the estimated bias and scale errors removed, rad/s.
+  @inlinable
+  func correctedRate(_ g: Vector3) -> Vector3 {
+    Vector3((g.x - bx) * (1 + sx), (g.y - by) * (1 + sy), (g.z - bz) * (1 + sz))
   }
 }
