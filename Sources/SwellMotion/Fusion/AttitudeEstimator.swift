@@ -28,7 +28,7 @@ public struct AttitudeEstimator: Sendable {
     /// Time constant of the accelerometer (inclination) low-pass and correction, seconds.
     public var accelerometerTimeConstant: Double = 3
     /// Time constant of the magnetometer (heading) correction, seconds.
-    public var magnetometerTimeConstant: Double = 9
+    public var magnetometerTimeConstant: Double = 30
     /// Whether the gyroscope bias is estimated online.
     public var estimatesGyroscopeBias = true
     /// Largest gyroscope bias accepted, degrees per second (per axis).
@@ -37,7 +37,7 @@ public struct AttitudeEstimator: Sendable {
     /// inclination corrections in motion).
     public var estimatesGyroscopeScale = true
     /// Standard deviation of the scale-factor error before any estimate (a fraction, 0.01 = 1 %).
-    public var scaleInitialSigma: Double = 0.01
+    public var scaleInitialSigma: Double = 0.02
     /// How far the scale-factor error may drift in ``biasForgettingTime`` (a fraction, 1σ).
     public var scaleDriftSigma: Double = 0.001
     /// Largest scale-factor error accepted (a fraction).
@@ -68,10 +68,6 @@ public struct AttitudeEstimator: Sendable {
     /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
     /// `nil` when unknown (that frame is then unavailable; see ``AttitudeEstimator/supports(_:)``).
     public var declinationDegrees: Double?
-    /// Experiment switches (temporary).
-    public var experimentMode = 0
-    /// Experiment.
-    public var expScale = Vector3.zero
 
     /// Creates the default settings.
     public init() {}

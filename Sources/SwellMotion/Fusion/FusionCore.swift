@@ -63,11 +63,6 @@ struct FusionCore: Sendable {
 
   // MARK: State
   @usableFromInline var lastTimestamp = Double.nan
-  @usableFromInline var pwx = 0.0
-  @usableFromInline var pwy = 0.0
-  @usableFromInline var pwz = 0.0
-  @usableFromInline var experimentMode = 0
-  @usableFromInline var expScale = Vector3.zero
   @usableFromInline var gyroQuaternion = Quaternion.identity
   @usableFromInline var inclinationQuaternion = Quaternion.identity
   @usableFromInline var headingOffset = 0.0
@@ -144,8 +139,6 @@ struct FusionCore: Sendable {
     magMinUndisturbedTime = 0.5
     magMaxRejectionTime = 60
     magRejectionFactor = 2
-    experimentMode = s.experimentMode
-    expScale = s.expScale
     estimateScale = s.estimatesGyroscopeScale && s.estimatesGyroscopeBias
     let sS = max(s.scaleInitialSigma, 1e-9)
     scaleP0 = sS * sS
@@ -219,24 +212,13 @@ struct FusionCore: Sendable {
     }
 
     // Gyroscope strapdown integration with the bias removed.
-    let wx = (gx - bx) * (1 + sx + expScale.x)
-    let wy = (gy - by) * (1 + sy + expScale.y)
-    let wz = (gz - bz) * (1 + sz + expScale.z)
+    let wx = (gx - bx) * (1 + sx)
+    let wy = (gy - by) * (1 + sy)
+    let wz = (gz - bz) * (1 + sz)
     if dt > 0 {
-      var rx = wx * dt
-      var ry = wy * dt
-      var rz = wz * dt
-      if experimentMode & 1 != 0 {
-        rx = (wx + pwx) * 0.5 * dt
-        ry = (wy + pwy) * 0.5 * dt
-        rz = (wz + pwz) * 0.5 * dt
-      }
-      if experimentMode & 2 != 0 {
-        let d2 = dt * dt / 12
-        rx += (pwy * wz - pwz * wy) * d2
-        ry += (pwz * wx - pwx * wz) * d2
-        rz += (pwx * wy - pwy * wx) * d2
-      }
+      let rx = wx * dt
+      let ry = wy * dt
+      let rz = wz * dt
       let theta2 = rx * rx + ry * ry + rz * rz
       let c: Double
       let k: Double
@@ -256,9 +238,6 @@ struct FusionCore: Sendable {
       n = Quaternion(w: n.w * s, x: n.x * s, y: n.y * s, z: n.z * s)
       gyroQuaternion = n
     }
-    pwx = wx
-    pwy = wy
-    pwz = wz
 
     let accValid =
       ax.isFinite && ay.isFinite && az.isFinite && (ax * ax + ay * ay + az * az) > 1e-6

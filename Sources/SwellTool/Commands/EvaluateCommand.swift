@@ -1,5 +1,4 @@
 import Foundation
-import SwellGeometry
 import SwellMotion
 
 /// `swell evaluate`: BROAD-style orientation error of an estimate against ground truth, or the
@@ -80,17 +79,7 @@ struct EvaluateCommand: ToolCommand {
   }
 
   private static func runBroad(directory: String, json: Bool, console: Console) throws -> Int32 {
-    var settings = AttitudeEstimator.Settings()
-    let env = ProcessInfo.processInfo.environment
-    if let v = env["SWELL_TAU_ACC"].flatMap(Double.init) { settings.accelerometerTimeConstant = v }
-    if let v = env["SWELL_EXP"].flatMap(Int.init) { settings.experimentMode = v }
-    if let v = env["SWELL_SCALE"].flatMap(Int.init) { settings.estimatesGyroscopeScale = v != 0 }
-    if let v = env["SWELL_SSIG"].flatMap(Double.init) { settings.scaleInitialSigma = v }
-    if let v = env["SWELL_SDRIFT"].flatMap(Double.init) { settings.scaleDriftSigma = v }
-    if let v = env["SWELL_SX"].flatMap(Double.init) { settings.expScale.x = v }
-    if let v = env["SWELL_SY"].flatMap(Double.init) { settings.expScale.y = v }
-    if let v = env["SWELL_SZ"].flatMap(Double.init) { settings.expScale.z = v }
-    if let v = env["SWELL_TAU_MAG"].flatMap(Double.init) { settings.magnetometerTimeConstant = v }
+    let settings = AttitudeEstimator.Settings()
     let eval = try BroadEvaluation(directory: URL(fileURLWithPath: directory), settings: settings) {
       done, total in
       if console.isInteractive && !json {
