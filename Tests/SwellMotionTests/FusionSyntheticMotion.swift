@@ -51,8 +51,9 @@ struct SyntheticMotion {
     var q = o.initial
     var t = 0.0
     let dt0 = 1 / o.rateHz
+    // The gyroscope reads the exact mean rate of the last step: log(q_prev⁻¹ q) / dt.
+    var w = rate(0)
     while t <= o.duration {
-      let w = rate(t)
       let f = q.inverseRotate(Vector3(0, 0, standardGravity) + o.extraAcceleration(t))
       let m = q.inverseRotate(Self.earthField) + o.extraField(t)
       samples.append(
@@ -63,12 +64,14 @@ struct SyntheticMotion {
           magnetometer: m + Vector3(gauss(o.magNoise), gauss(o.magNoise), gauss(o.magNoise))))
       truth.append(q)
       let dt = dt0 * (1 + Double.random(in: -o.jitter...o.jitter, using: &rng))
-      // Exact integration of the body rate over the step (midpoint rule in 10 sub-steps).
+      // Integration of the body rate over the step (midpoint rule in 10 sub-steps).
       let sub = 10
+      let previous = q
       for k in 0..<sub {
         let tm = t + (Double(k) + 0.5) * dt / Double(sub)
         q = (q * Quaternion(rotationVector: rate(tm) * (dt / Double(sub)))).normalized()
       }
+      w = (previous.conjugate * q).rotationVector / dt
       t += dt
     }
   }

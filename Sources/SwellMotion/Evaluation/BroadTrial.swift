@@ -160,11 +160,12 @@ public enum BroadCategory: String, Sendable, Hashable, CaseIterable, Codable {
   /// Trials 37-39 (mixed disturbances), scored but outside the five anchor categories.
   case other
 
-  /// The category of a trial from the number its name starts with (e.g. `26_disturbed_...`).
+  /// The category of a trial from the first number in its name (e.g. `26_disturbed_...`).
   ///
   /// - Parameter trialName: The trial's name.
   public init(trialName: String) {
-    let number = Int(trialName.prefix { $0.isNumber }) ?? 0
+    let digits = trialName.drop { !$0.isNumber }.prefix { $0.isNumber }
+    let number = Int(digits) ?? 0
     switch number {
     case 24...25: self = .tapping
     case 26...27: self = .vibration

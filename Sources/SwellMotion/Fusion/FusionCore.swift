@@ -189,7 +189,8 @@ struct FusionCore: Sendable {
     t: Double, gx: Double, gy: Double, gz: Double, ax: Double, ay: Double, az: Double,
     mx: Double, my: Double, mz: Double, hasMag: Bool
   ) -> Bool {
-    guard t.isFinite, gx.isFinite, gy.isFinite, gz.isFinite else { return false }
+    // Readings beyond any physical sensor range count as garbage (and would overflow).
+    guard t.isFinite, abs(gx) < 1e3, abs(gy) < 1e3, abs(gz) < 1e3 else { return false }
     var dt = 0.0
     if lastTimestamp.isFinite {
       if t < lastTimestamp { return false }
@@ -240,7 +241,7 @@ struct FusionCore: Sendable {
     }
 
     let accValid =
-      ax.isFinite && ay.isFinite && az.isFinite && (ax * ax + ay * ay + az * az) > 1e-6
+      abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && (ax * ax + ay * ay + az * az) > 1e-6
     if accValid {
       // Low-pass filter the accelerometer in the almost-inertial frame I.
       let aI = gyroQuaternion.rotate(Vector3(ax, ay, az))
@@ -271,8 +272,8 @@ struct FusionCore: Sendable {
       }
     }
 
-    if useMagnetometer && hasMag && hasInclination && mx.isFinite && my.isFinite
-      && mz.isFinite
+    if useMagnetometer && hasMag && hasInclination && abs(mx) < 1e5 && abs(my) < 1e5
+      && abs(mz) < 1e5
     {
       magnetometerUpdate(dt: dt, mx: mx, my: my, mz: mz, gyroNorm2: wx * wx + wy * wy + wz * wz)
     }
