@@ -364,3 +364,54 @@ struct LayerSinkTests {
     #expect(difference.farFraction < 0.02, "far pixels \(difference.farFraction)")
   }
 }
+
+@Suite("Exporting layer trees")
+struct ExportTests {
+  private func movingSquare(_ index: Int) -> Layer {
+    let root = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 40, height: 20))
+    let square = Layer(name: nil, frame: Rect(x: Double(10 * index), y: 0, width: 10, height: 20))
+    square.backgroundColor = red
+    root.addSublayer(square)
+    return root
+  }
+
+  @Test func exportsEveryFrameAndReportsProgress() throws {
+    let folder = try TemporaryFolder()
+    let sink = try makeFrameSink(path: folder.file("f/%02d.png"))
+    var done: [Int] = []
+    try LayerRenderer().export(
+      frameCount: 3, configuration: FrameConfiguration(size: Size(width: 40, height: 20)),
+      background: .white, to: sink, progress: { done.append($0) }, tree: movingSquare)
+    #expect(done == [1, 2, 3])
+    for i in 0..<3 {
+      let frame = try ImageSurface.load(contentsOfPNGFile: folder.file("f/0\(i).png"))
+      #expect(frame.pixel(x: 10 * i + 5, y: 10) == .opaqueRed)
+      #expect(frame.pixel(x: (10 * i + 15) % 40, y: 10) == .opaqueWhite)
+    }
+  }
+
+  @Test func aFailingFrameLeavesNoOutput() throws {
+    struct SceneFailure: Error {}
+    let folder = try TemporaryFolder()
+    for name in ["a.pdf", "b/%d.png", "c.gif"] {
+      let sink = try makeFrameSink(path: folder.file(name))
+      #expect(throws: SceneFailure.self, "\(name)") {
+        try LayerRenderer().export(
+          frameCount: 4, configuration: FrameConfiguration(size: Size(width: 40, height: 20)),
+          to: sink
+        ) { i in
+          if i == 2 { throw SceneFailure() }
+          return movingSquare(i)
+        }
+      }
+    }
+    #expect(try folder.contents().isEmpty)
+    let sink = try makeFrameSink(path: folder.file("d.png"))
+    let error = #expect(throws: RenderError.self) {
+      try LayerRenderer().export(
+        frameCount: 0, configuration: FrameConfiguration(size: Size(width: 4, height: 4)),
+        to: sink, tree: movingSquare)
+    }
+    #expect(error?.kind == .invalidFrame)
+  }
+}
