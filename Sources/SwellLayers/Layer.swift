@@ -152,7 +152,7 @@ open class Layer {
   }
 
   /// The transform from this layer's bounds space to its superlayer's space, including the
-  /// anchor-point pivot and perspective (a 4×4 in the row-vector convention of ``Transform3D``).
+  /// anchor-point pivot and perspective (a 4×4 in the row-vector convention of `Transform3D`).
   public var transformToSuperlayer: Transform3D {
     let ax = bounds.origin.x + anchorPoint.x * bounds.width
     let ay = bounds.origin.y + anchorPoint.y * bounds.height
