@@ -489,9 +489,15 @@ struct TransformComponents {
     let r1 = Vector3(t.m21, t.m22, t.m23)
     let r2 = Vector3(t.m31, t.m32, t.m33)
     scale = Vector3(r0.length, r1.length, r2.length)
-    let n0 = scale.x > 0 ? r0 / scale.x : .unitX
+    var n0 = scale.x > 0 ? r0 / scale.x : .unitX
     let n1 = scale.y > 0 ? r1 / scale.y : .unitY
     let n2 = scale.z > 0 ? r2 / scale.z : .unitZ
+    // A mirror image (negative determinant) is a flip in x: a negative x scale, so the rest is
+    // a proper rotation and rebuilding keeps the flip.
+    if r0.dot(r1.cross(r2)) < 0 {
+      scale.x = -scale.x
+      n0 = -n0
+    }
     // Row-vector rotation R = Rx·Ry·Rz; recover the angles.
     let ry = asin(min(1, max(-1, -n0.z)))
     let rz = atan2(n0.y, n0.x)

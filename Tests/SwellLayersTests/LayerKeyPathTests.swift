@@ -168,6 +168,29 @@ struct LayerKeyPathTests {
     #expect(abs(number(m.value(forKeyPath: "transform.rotation.y"))) < 1e-12)
   }
 
+  @Test("A mirrored transform decomposes with a negative x scale and stays mirrored")
+  func mirrored() {
+    let l = Layer()
+    l.transform = Transform3D(scaleX: -1, y: 1, z: 1)
+      .concatenating(Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1))
+    #expect(abs(number(l.value(forKeyPath: "transform.scale.x")) + 1) < 1e-12)
+    #expect(abs(number(l.value(forKeyPath: "transform.rotation.z")) - 0.3) < 1e-12)
+    l.setValue(.number(7), forKeyPath: "transform.translation.x")
+    let expected = Transform3D(scaleX: -1, y: 1, z: 1)
+      .concatenating(Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1))
+      .concatenating(Transform3D(translationX: 7, y: 0, z: 0))
+    #expect(maxDifference(l.transform, expected) < 1e-12)
+    // The common flip idiom round trips too.
+    let m = Layer()
+    m.setValue(.number(-1), forKeyPath: "transform.scale.x")
+    #expect(number(m.value(forKeyPath: "transform.scale.x")) == -1)
+    let n = Layer()
+    n.transform = Transform3D(scaleX: 1, y: -2, z: 1)
+    // A y flip is the same matrix as an x flip turned by π.
+    n.setValue(.number(0), forKeyPath: "transform.translation.y")
+    #expect(maxDifference(n.transform, Transform3D(scaleX: 1, y: -2, z: 1)) < 1e-12)
+  }
+
   @Test(
     "Unknown key paths and mismatched kinds change nothing",
     arguments: [
