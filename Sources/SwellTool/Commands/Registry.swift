@@ -1,4 +1,5 @@
 /// The registered subcommands. Add a command's type here when its file lands.
 let registeredCommands: [any ToolCommand.Type] = [
-  FuseCommand.self
+  FuseCommand.self,
+  TraceCommand.self,
 ]
