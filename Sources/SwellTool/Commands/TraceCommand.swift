@@ -36,8 +36,8 @@ struct TraceCommand: ToolCommand {
 
     """
 
-  /// The most frames one trace may have.
-  static let maximumFrames = 20_000_000
+  /// The most frames one trace (and the most samples one script) may have.
+  static let maximumFrames = 5_000_000
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let motionPath = try arguments.option("--motion")
@@ -75,8 +75,9 @@ struct TraceCommand: ToolCommand {
           + BuiltInScenes.names.joined(separator: ", "))
     }
 
-    let motion: [DeviceMotion]
-    var span: Double
+    var motion: [DeviceMotion] = []
+    var script: MotionScript?
+    let span: Double
     if let motionPath {
       do {
         motion = try MotionRecording.deviceMotion(from: URL(fileURLWithPath: motionPath))
@@ -84,25 +85,38 @@ struct TraceCommand: ToolCommand {
         throw ToolError(error.description)
       }
       span = (motion.last?.timestamp ?? 0) - (motion.first?.timestamp ?? 0)
-    } else {
-      let script: MotionScript
+    } else if let scriptText {
       do {
-        script = try MotionScript(parsing: scriptText ?? "hold \(duration ?? 5)s")
+        script = try MotionScript(parsing: scriptText)
       } catch {
         throw ToolError("--script: \(error.description)")
       }
-      span = script.duration
-      motion = script.samples(rate: motionRate)
+      span = script?.duration ?? 0
+    } else {
+      // No motion: the device rests upright in portrait.
+      motion = [
+        DeviceMotion.resting(
+          timestamp: 0, attitude: Attitude(quaternion: MotionScript.Pose.portrait.attitude))
+      ]
+      span = 5
     }
-    if scriptText == nil && motionPath == nil { span = duration ?? 5 }
     let traced = duration ?? span
-
-    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: fps)
-    let frames = Double(traced) * fps
+    let frames = traced * fps
     guard frames < Double(maximumFrames) else {
       throw ToolError(
         "\(Int(frames)) frames is too many (at most \(maximumFrames)); lower --fps or --duration")
     }
+    if let script {
+      let samples = script.duration * motionRate
+      guard samples < Double(maximumFrames) else {
+        throw ToolError(
+          "--script: \(Int(samples)) motion samples is too many (at most \(maximumFrames)); "
+            + "lower --motion-rate or shorten the script")
+      }
+      motion = script.samples(rate: motionRate)
+    }
+
+    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: fps)
     let count = driver.frameCount(duration: traced)
     let keys = scene.traceKeys
     var text = format == "csv" ? (["time"] + keys).joined(separator: ",") + "\n" : "[\n"
