@@ -1,3 +1,5 @@
+import SwellWaves
+
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
 public enum BuiltInScenes {
   /// The names of the built-in scenes.
@@ -13,7 +15,9 @@ public enum BuiltInScenes {
     factories.first { $0.name == name }?.make(options)
   }
 
-  private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = []
+  private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
+    ("waterwave", { WaterWaveScene(options: $0) })
+  ]
 }
 
 /// Options for building a scene.
@@ -26,8 +30,11 @@ public struct SceneOptions: Sendable, Hashable {
   public var height: Double?
   /// The pixels-per-point override.
   public var scale: Double?
-  /// Pins the viewer offset to zero (Reduce Motion).
+  /// Pins the viewer offset to zero (Reduce Motion); stops the water's phase, tilt and
+  /// amplitude response.
   public var reduceMotion = false
+  /// The water's motion response model (classic seed-style tilt, or sloshing).
+  public var waterResponse: WaterWaveResponse = .classic
 
   /// Creates default options.
   public init() {}
