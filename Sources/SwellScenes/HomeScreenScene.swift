@@ -282,7 +282,7 @@ struct StarField {
     }
     var faint = Path()
     var bright = Path()
-    let n = Int((size.width * size.height / 900).rounded())
+    let n = Int((size.width * size.height / 600).rounded())
     for _ in 0..<n {
       let x = next() * size.width
       // Denser toward the top: y = h·u², u uniform.
