@@ -2,34 +2,6 @@ import Foundation
 import SwellTestSupport
 import Testing
 
-/// The package root, from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent()
-
-/// Runs the built `swell` binary and returns (status, stdout, stderr).
-func runSwell(_ args: [String]) throws -> (Int32, String, String) {
-  let candidates = [".build/debug/swell", ".build/release/swell"].map {
-    packageRoot.appendingPathComponent($0)
-  }
-  let binary = try #require(
-    candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-    "build the swell binary first (swift build)")
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = args
-  let out = Pipe()
-  let err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (
-    p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self)
-  )
-}
-
 private let fixture = packageRoot.appendingPathComponent(
   "Tests/SwellMotionTests/Fixtures/broad_24_excerpt.csv")
 

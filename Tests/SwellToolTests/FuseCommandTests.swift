@@ -6,42 +6,6 @@ import Testing
 
 @testable import SwellTool
 
-/// The package's root folder.
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent()
-
-/// The built `swell` executable: next to the test bundle, else in `.build/debug`.
-private func swellExecutable() throws -> URL {
-  let candidates = [
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("swell"),
-    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("swell"),
-    packageRoot.appendingPathComponent(".build/debug/swell"),
-  ]
-  return try #require(
-    candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-    "the swell executable is not built")
-}
-
-/// Runs `swell` and returns its exit status, standard output and standard error.
-private func runSwell(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-  let process = Process()
-  process.executableURL = try swellExecutable()
-  process.arguments = arguments
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (
-    process.terminationStatus, String(decoding: outData, as: UTF8.self),
-    String(decoding: errData, as: UTF8.self)
-  )
-}
-
 private func scratchFolder() throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
     "swell-fuse-tests-\(UInt64.random(in: 0...UInt64.max))")
