@@ -16,7 +16,8 @@ public enum BuiltInScenes {
   }
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
-    ("waterwave", { WaterWaveScene(options: $0) })
+    ("waterwave", { WaterWaveScene(options: $0) }),
+    ("homescreen", { HomeScreenScene(options: $0) }),
   ]
 }
 
