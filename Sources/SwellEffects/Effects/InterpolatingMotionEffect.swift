@@ -7,7 +7,7 @@ import SwellLayers
 /// The value is Core Animation's interpolation from ``minimumRelativeValue`` (offset −1) to
 /// ``maximumRelativeValue`` (offset +1) at `fraction = offset·0.5 + 0.5`, for any value kind a
 /// layer property holds: numbers, points, sizes, rectangles, affine and 3D transforms, colours
-/// (``LayerValue/interpolated(to:fraction:)``). Nothing is returned until the key path and both
+/// (`LayerValue.interpolated(to:fraction:)`). Nothing is returned until the key path and both
 /// values are set, or when the two values are of different kinds.
 ///
 /// The seed's star-field parallax, ±40 points left and right:
@@ -153,7 +153,7 @@ public struct InterpolatingMotionEffect: MotionEffect {
   }
 }
 
-/// A ``LayerValue`` in its scene-file form: a number as a plain JSON number, any other kind as a
+/// A `LayerValue` in its scene-file form: a number as a plain JSON number, any other kind as a
 /// one-key object naming the kind, e.g. `{"point": {"x": 10, "y": 0}}`,
 /// `{"color": {"red": 1, "green": 0, "blue": 0, "alpha": 1}}`.
 public struct RelativeValue: Hashable, Sendable, Codable {

@@ -6,7 +6,7 @@ import SwellLayers
 /// `horizontal · maxHorizontalTiltAngle` and about its x axis by
 /// `−vertical · maxVerticalTiltAngle`, seen in perspective, optionally scaled up.
 ///
-/// It returns one `transform` value (a ``Transform3D`` about the layer's anchor point), added to
+/// It returns one `transform` value (a `Transform3D` about the layer's anchor point), added to
 /// the model transform by concatenation. With the default signs the card follows the device,
 /// exaggerating its tilt: screen turned to the viewer's right → the card's right edge recedes;
 /// screen turned down → its top edge comes toward the viewer. ``reverse`` flips both.
