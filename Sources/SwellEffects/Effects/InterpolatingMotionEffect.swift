@@ -37,13 +37,13 @@ public struct InterpolatingMotionEffect: MotionEffect {
   public var minimumRelativeValue: LayerValue?
   /// The relative value at offset +1, in the key path's units.
   public var maximumRelativeValue: LayerValue?
-  /// The accelerated-output boost b for the horizontal axis: the offset is clamped to
+  /// The accelerated-output boost b for the horizontal axis, offset units: the offset is clamped to
   /// [−(1+b), 1+b] before interpolating (apple-semantics §3.7; default 0, the system's).
   ///
   /// The engine's offsets are within ±1 by construction, so a boost only lets offsets supplied
   /// directly beyond ±1 extrapolate past the range.
   public var horizontalAccelerationBoostFactor: Double = 0
-  /// The accelerated-output boost b for the vertical axis (see
+  /// The accelerated-output boost b for the vertical axis, offset units (see
   /// ``horizontalAccelerationBoostFactor``; default 0).
   public var verticalAccelerationBoostFactor: Double = 0
 

@@ -29,7 +29,7 @@ public struct TiltCardEffect: MotionEffect {
   /// The eye's distance from the card, points (vanilla-tilt's `perspective`, default 1000);
   /// 0 or less: no perspective.
   public var perspectiveDistance = 1000.0
-  /// The scale applied while tilting (vanilla-tilt's `scale`, default 1).
+  /// The scale factor applied while tilting, dimensionless (vanilla-tilt's `scale`, default 1).
   public var scale = 1.0
   /// Turns the other way (vanilla-tilt's `reverse`, Atropos's `rotateXInvert`/`rotateYInvert`).
   public var reverse = false
