@@ -8,7 +8,8 @@
 #
 # One `swift package dump-symbol-graph` (one debug build, with the same flags as Scripts/test.sh so
 # it reuses that build) writes every module's symbol graph; then `docc convert` runs once per module
-# on that module's graphs only (its own file plus its `Module@Other` extension files), offline.
+# on that module's graphs only (its own file plus its `Module@Other` extension files), offline,
+# all modules at once.
 # Links to symbols of another module cannot be resolved by a per-module build: write them in single
 # backticks (`Layer`), and keep double-backtick links (``Layer``) for the module's own symbols.
 set -euo pipefail
@@ -46,6 +47,8 @@ if [ -z "$graphs" ] || [ ! -d "$graphs" ]; then
 fi
 
 failed=()
+pids=()
+started=()
 for module in "${modules[@]}"; do
   catalog="Sources/$module/Documentation.docc"
   if [ ! -d "$catalog" ]; then
@@ -65,14 +68,21 @@ for module in "${modules[@]}"; do
     \( -name "$module.symbols.json" -o -name "$module@*.symbols.json" \) \
     -exec cp {} "$work/graphs/$module/" \;
   echo "== docc convert $module"
-  if ! docc convert "$catalog" \
+  # docc spends most of its time waiting rather than computing, so the modules run side by side
+  # (about 5 s for all of them instead of 2-4 s each).
+  docc convert "$catalog" \
     --additional-symbol-graph-dir "$work/graphs/$module" \
     --fallback-display-name "$module" \
     --fallback-bundle-identifier "swell.$module" \
     --output-path "$work/$module.doccarchive" \
-    --warnings-as-errors >"$work/$module.log" 2>&1; then
-    cat "$work/$module.log" >&2
-    failed+=("$module")
+    --warnings-as-errors >"$work/$module.log" 2>&1 &
+  pids+=("$!")
+  started+=("$module")
+done
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    cat "$work/${started[$i]}.log" >&2
+    failed+=("${started[$i]}")
   fi
 done
 
