@@ -122,6 +122,36 @@ struct FusionEstimatorTests {
     }
   }
 
+  @Test("a lagging magnetometer's delay is estimated and compensated")
+  func magnetometerDelay() {
+    for seed: UInt64 in [41, 42] {
+      var o = SyntheticMotion.Options()
+      o.rateHz = 200
+      o.duration = 150
+      o.amplitude = 2.5
+      o.magnetometerDelay = 0.02
+      let lagging = SyntheticMotion(seed: seed, options: o)
+      var a = AttitudeEstimator(mode: .nineD)
+      let ra = run(lagging, mode: .nineD, skip: 60, estimator: &a)
+      #expect(
+        a.magnetometerDelay > 0.012 && a.magnetometerDelay < 0.021,
+        "seed \(seed): delay \(a.magnetometerDelay) s, true 0.02 s")
+      var s = AttitudeEstimator.Settings()
+      s.estimatesMagnetometerDelay = false
+      var b = AttitudeEstimator(mode: .nineD, settings: s)
+      let rb = run(lagging, mode: .nineD, skip: 60, settings: s, estimator: &b)
+      #expect(b.magnetometerDelay == 0)
+      #expect(
+        ra.headingDegrees < 0.8 * rb.headingDegrees,
+        "seed \(seed): with estimation \(ra), without \(rb)")
+      // A magnetometer in step with the gyroscope gives (almost) no delay.
+      o.magnetometerDelay = 0
+      var c = AttitudeEstimator(mode: .nineD)
+      _ = run(SyntheticMotion(seed: seed, options: o), mode: .nineD, estimator: &c)
+      #expect(c.magnetometerDelay < 0.002, "seed \(seed): delay \(c.magnetometerDelay) s")
+    }
+  }
+
   @Test("a 5 s vibration burst and taps change the inclination error only a little")
   func accelerationDisturbance() {
     for seed: UInt64 in [31, 32] {

@@ -29,6 +29,9 @@ struct SyntheticMotion {
     var extraAcceleration: @Sendable (Double) -> Vector3 = { _ in .zero }
     /// Extra magnetic field (µT, device frame) as a function of time.
     var extraField: @Sendable (Double) -> Vector3 = { _ in .zero }
+    /// How far the magnetometer lags the other sensors, seconds (its reading is the field at
+    /// the attitude of that long ago, interpolated linearly between samples).
+    var magnetometerDelay = 0.0
   }
 
   init(seed: UInt64, options o: Options) {
@@ -74,6 +77,25 @@ struct SyntheticMotion {
       }
       w = (previous.conjugate * q).rotationVector / dt
       t += dt
+    }
+    if o.magnetometerDelay > 0 { delayMagnetometer(by: o.magnetometerDelay) }
+  }
+
+  /// Replaces each magnetometer reading by the one of `delay` seconds earlier (linear
+  /// interpolation; the first reading before that).
+  private mutating func delayMagnetometer(by delay: Double) {
+    let fields = samples.map { $0.magnetometer ?? .zero }
+    var j = 0
+    for i in samples.indices {
+      let t = samples[i].timestamp - delay
+      while j + 1 < i && samples[j + 1].timestamp <= t { j += 1 }
+      let t0 = samples[j].timestamp
+      let t1 = samples[min(j + 1, i)].timestamp
+      let f = t1 > t0 ? max(0, min(1, (t - t0) / (t1 - t0))) : 0
+      let m = fields[j] + (fields[min(j + 1, i)] - fields[j]) * f
+      samples[i] = IMUSample(
+        timestamp: samples[i].timestamp, gyroscope: samples[i].gyroscope,
+        accelerometer: samples[i].accelerometer, magnetometer: m)
     }
   }
 }

@@ -63,6 +63,12 @@ public struct AttitudeEstimator: Sendable {
     /// Whether magnetic disturbances (a magnet nearby or attached) are detected and the heading
     /// correction paused during them.
     public var rejectsMagneticDisturbances = true
+    /// Whether the magnetometer's delay relative to the gyroscope (9D) is estimated online and
+    /// compensated. MEMS magnetometers sample slower and filter internally, so their readings
+    /// lag (BROAD's by about 12 ms); during a fast turn a lag of δ turns the measured field by
+    /// |ω|·δ. The delay (0-50 ms) is the slope of the field's deviation from its recent mean
+    /// against ω × m, accumulated over about 100 s while the field is undisturbed.
+    public var estimatesMagnetometerDelay = true
     /// Longest time step integrated, seconds; longer gaps hold the attitude.
     public var maximumGap: Double = 0.5
     /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
@@ -126,6 +132,10 @@ public struct AttitudeEstimator: Sendable {
       max(core.kp[0], 0).squareRoot(), max(core.kp[7], 0).squareRoot(),
       max(core.kp[14], 0).squareRoot())
   }
+
+  /// The estimated delay of the magnetometer behind the gyroscope, seconds (0 in 6D mode or
+  /// when ``Settings/estimatesMagnetometerDelay`` is off).
+  public var magnetometerDelay: Double { core.magDelay }
 
   /// True while the rest detector finds the device still.
   public var isAtRest: Bool { core.atRest }

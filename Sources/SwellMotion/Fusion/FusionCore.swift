@@ -47,6 +47,20 @@ struct FusionCore: Sendable {
   @usableFromInline let magMinUndisturbedTime: Double
   @usableFromInline let magMaxRejectionTime: Double
   @usableFromInline let magRejectionFactor: Double
+  @usableFromInline let magDelayEstimate: Bool
+  @usableFromInline let magDelayLimit: Double
+  @usableFromInline let magDelayPrior: Double
+  @usableFromInline let magDelayRefTau: Double
+  @usableFromInline let magDelaySumTau: Double
+  @usableFromInline var kMagDelayRef = 0.0
+  @usableFromInline var kMagDelaySum = 0.0
+  @usableFromInline var magDelay = 0.0
+  @usableFromInline var magDelayRefInit = false
+  @usableFromInline var magDelayRefX = 0.0
+  @usableFromInline var magDelayRefY = 0.0
+  @usableFromInline var magDelayRefZ = 0.0
+  @usableFromInline var magDelaySvv = 0.0
+  @usableFromInline var magDelaySrv = 0.0
 
   // MARK: Rate-dependent coefficients
   @usableFromInline var nominalDt = 0.0
@@ -139,6 +153,11 @@ struct FusionCore: Sendable {
     magMinUndisturbedTime = 0.5
     magMaxRejectionTime = 60
     magRejectionFactor = 2
+    magDelayEstimate = s.estimatesMagnetometerDelay && useMagnetometer
+    magDelayLimit = 0.05
+    magDelayPrior = 4000
+    magDelayRefTau = 2
+    magDelaySumTau = 100
     estimateScale = s.estimatesGyroscopeScale && s.estimatesGyroscopeBias
     let sS = max(s.scaleInitialSigma, 1e-9)
     scaleP0 = sS * sS
@@ -162,6 +181,8 @@ struct FusionCore: Sendable {
     kMag = magTau > 0 ? 1 - exp(-dt / magTau) : 1
     kMagCurrent = magCurrentTau > 0 ? 1 - exp(-dt / magCurrentTau) : 1
     kMagRef = 1 - exp(-dt / magRefTau)
+    kMagDelayRef = 1 - exp(-dt / magDelayRefTau)
+    kMagDelaySum = 1 - exp(-dt / magDelaySumTau)
     biasV = biasDriftVariancePerSecond * dt
     scaleV = scaleDriftVariancePerSecond * dt
     // Measurement variances such that continuous updates keep the posterior variance at σ²
@@ -275,7 +296,39 @@ struct FusionCore: Sendable {
     if useMagnetometer && hasMag && hasInclination && abs(mx) < 1e5 && abs(my) < 1e5
       && abs(mz) < 1e5
     {
-      magnetometerUpdate(dt: dt, mx: mx, my: my, mz: mz, gyroNorm2: wx * wx + wy * wy + wz * wz)
+      // The magnetometer lags: m(t) ≈ m_meas − δ·(ω × m_meas) for a field fixed in Earth.
+      let q6 = attitude6D
+      let mE = q6.rotate(Vector3(mx, my, mz))
+      let vE = q6.rotate(Vector3(wy * mz - wz * my, wz * mx - wx * mz, wx * my - wy * mx))
+      let gyroNorm2 = wx * wx + wy * wy + wz * wz
+      if magDelayEstimate && magInitialised && !magDisturbed && dt > 0 {
+        // Regress the field's deviation from its recent mean on ω × m (both in E): the slope
+        // is δ. Inhomogeneity and calibration errors do not correlate with the turn direction.
+        if !magDelayRefInit {
+          magDelayRefX = mE.x
+          magDelayRefY = mE.y
+          magDelayRefZ = mE.z
+          magDelayRefInit = true
+        }
+        let cxE = mE.x - magDelay * vE.x
+        let cyE = mE.y - magDelay * vE.y
+        let czE = mE.z - magDelay * vE.z
+        magDelayRefX += kMagDelayRef * (cxE - magDelayRefX)
+        magDelayRefY += kMagDelayRef * (cyE - magDelayRefY)
+        magDelayRefZ += kMagDelayRef * (czE - magDelayRefZ)
+        let rx = mE.x - magDelayRefX
+        let ry = mE.y - magDelayRefY
+        let rz = mE.z - magDelayRefZ
+        magDelaySvv += kMagDelaySum * (vE.x * vE.x + vE.y * vE.y + vE.z * vE.z - magDelaySvv)
+        magDelaySrv += kMagDelaySum * (rx * vE.x + ry * vE.y + rz * vE.z - magDelaySrv)
+        // Shrunk toward zero: slow turns (mean |ω × m|² below the prior) say little.
+        let est = magDelaySrv / (magDelaySvv + magDelayPrior)
+        magDelay = max(0, min(magDelayLimit, est))
+      }
+      let dl = magDelay
+      magnetometerUpdate(
+        dt: dt, mE: Vector3(mE.x - dl * vE.x, mE.y - dl * vE.y, mE.z - dl * vE.z),
+        gyroNorm2: gyroNorm2)
     }
     return true
   }
@@ -479,10 +532,7 @@ struct FusionCore: Sendable {
   // MARK: Magnetometer
 
   @usableFromInline
-  mutating func magnetometerUpdate(
-    dt: Double, mx: Double, my: Double, mz: Double, gyroNorm2: Double
-  ) {
-    let mE = attitude6D.rotate(Vector3(mx, my, mz))
+  mutating func magnetometerUpdate(dt: Double, mE: Vector3, gyroNorm2: Double) {
     let norm = mE.length
     guard norm > 1e-9, norm.isFinite else { return }
     magEarthX = mE.x
