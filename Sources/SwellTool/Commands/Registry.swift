@@ -4,4 +4,5 @@ let registeredCommands: [any ToolCommand.Type] = [
   FuseCommand.self,
   EvaluateCommand.self,
   BenchCommand.self,
+  RenderCommand.self,
 ]
