@@ -28,7 +28,8 @@ public enum BuiltInScenes {
   ]
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
-    ("waterwave", { FileScene(file: .waterwave, options: $0) })
+    ("waterwave", { FileScene(file: .waterwave, options: $0) }),
+    ("homescreen", { HomeScreenScene(options: $0) }),
   ]
 }
 

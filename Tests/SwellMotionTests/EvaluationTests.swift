@@ -19,7 +19,8 @@ struct EvaluationTests {
     #expect(abs(e.headingDegrees - 10) < 1e-9)
     #expect(abs(e.inclinationDegrees) < 1e-6)
     // A pure inclination error of 5° about the Earth's x axis.
-    e = OrientationError(estimate: Quaternion(axis: .unitX, angle: 5 * degree) * truth, truth: truth)
+    e = OrientationError(
+      estimate: Quaternion(axis: .unitX, angle: 5 * degree) * truth, truth: truth)
     #expect(abs(e.totalDegrees - 5) < 1e-9)
     #expect(abs(e.headingDegrees) < 1e-9)
     #expect(abs(e.inclinationDegrees - 5) < 1e-9)
@@ -35,7 +36,9 @@ struct EvaluationTests {
     #expect(OrientationError(estimate: neg * truth, truth: truth) == e)
   }
 
-  @Test("heading alignment recovers a known offset exactly", arguments: [0.0, 37.0, -120.0, 179.9, 180.0])
+  @Test(
+    "heading alignment recovers a known offset exactly",
+    arguments: [0.0, 37.0, -120.0, 179.9, 180.0])
   func alignmentRecoversOffset(offsetDegrees: Double) throws {
     var rng = SplitMix64(seed: UInt64(abs(offsetDegrees) * 10) + 7)
     let truths = (0..<500).map { _ in rng.rotation() }

@@ -59,7 +59,8 @@ struct SyntheticMotion {
       samples.append(
         IMUSample(
           timestamp: t,
-          gyroscope: w + o.bias + Vector3(gauss(o.gyroNoise), gauss(o.gyroNoise), gauss(o.gyroNoise)),
+          gyroscope: w + o.bias
+            + Vector3(gauss(o.gyroNoise), gauss(o.gyroNoise), gauss(o.gyroNoise)),
           accelerometer: f + Vector3(gauss(o.accNoise), gauss(o.accNoise), gauss(o.accNoise)),
           magnetometer: m + Vector3(gauss(o.magNoise), gauss(o.magNoise), gauss(o.magNoise))))
       truth.append(q)

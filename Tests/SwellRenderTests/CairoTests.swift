@@ -46,6 +46,28 @@ struct CairoTests {
     }
   }
 
+  @Test func drawsStraightIntoBorrowedMemory() throws {
+    let stride = 12 * 4 + 16
+    let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * 6, alignment: 16)
+    defer { memory.deallocate() }
+    memory.initializeMemory(as: UInt8.self, repeating: 0xAB, count: stride * 6)
+    do {
+      let image = try ImageSurface(
+        unownedBytes: memory, pixelWidth: 12, pixelHeight: 6, bytesPerRow: stride)
+      let cr = try CairoContext(surface: image)
+      cr.compositingOperator = .source
+      cr.setSource(Color(red: 0, green: 0, blue: 1))
+      cr.paint()
+      image.flush()
+    }
+    #expect(memory.load(fromByteOffset: 5 * stride + 11 * 4, as: UInt32.self) == 0xFF00_00FF)
+    // The row padding is not touched.
+    #expect(memory.load(fromByteOffset: 12 * 4, as: UInt8.self) == 0xAB)
+    #expect(throws: CairoError.self) {
+      _ = try ImageSurface(unownedBytes: memory, pixelWidth: 12, pixelHeight: 6, bytesPerRow: 47)
+    }
+  }
+
   @Test func pixelsArePremultiplied() throws {
     let (image, cr) = try image(4, 4)
     cr.setSource(Color(red: 1, green: 0.5, blue: 0, alpha: 0.5))

@@ -139,12 +139,8 @@ private enum MotionEffectRegistry {
 /// its contents, so sharing it across threads cannot race on the layer's state.
 private final class WeakLayerBox: @unchecked Sendable {
   private weak var layer: Layer?
-  private let id: ObjectIdentifier
 
-  init(_ layer: Layer) {
-    self.layer = layer
-    id = ObjectIdentifier(layer)
-  }
+  init(_ layer: Layer) { self.layer = layer }
 
   var isAlive: Bool { layer != nil }
 

@@ -40,6 +40,7 @@ public struct ViewerOffsetEngine: Hashable, Sendable {
   /// Whether slow mode is on (§3.8).
   public private(set) var isSlowMode = false
   private var lastEventTime: Double?
+  private var nextTickTime: Double?
   private var slowCandidateSince: Double?
 
   /// Creates an engine.
@@ -135,12 +136,15 @@ public struct ViewerOffsetEngine: Hashable, Sendable {
     guard time.isFinite else { return nil }
     let interval = 1 / applicationRate
     if let last = lastTickTime {
-      guard time >= last + interval - 1e-9 else { return nil }
-      // Keep the link's phase, but never fall more than one interval behind.
-      lastTickTime = max(last + interval, time - interval / 2)
+      // A rate change moves the next tick no later than one new interval after the last.
+      let due = min(nextTickTime ?? last + interval, last + interval)
+      guard time >= due - 1e-9 else { return nil }
+      // Keep the link's phase; re-anchor when more than one interval behind.
+      nextTickTime = due + interval <= time ? time + interval : due + interval
     } else {
-      lastTickTime = time
+      nextTickTime = time + interval
     }
+    lastTickTime = time
     let candidate = offset
     guard candidate.isFinite else { return nil }
     if applicationCount > 0 {

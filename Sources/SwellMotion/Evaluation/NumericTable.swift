@@ -102,17 +102,19 @@ public struct NumericTable: Sendable {
         defer { pos = end + 1 }
         if lineEnd == pos { continue }
         if buf[pos] == 35 {  // '#'
-          let text = String(decoding: UnsafeBufferPointer(start: base + pos + 1, count: lineEnd - pos - 1), as: UTF8.self)
+          let text = String(
+            decoding: UnsafeBufferPointer(start: base + pos + 1, count: lineEnd - pos - 1),
+            as: UTF8.self)
           comments.append(text.trimmingCharacters(in: .whitespaces))
           continue
         }
         if header.isEmpty {
-          let text = String(decoding: UnsafeBufferPointer(start: base + pos, count: lineEnd - pos), as: UTF8.self)
+          let text = String(
+            decoding: UnsafeBufferPointer(start: base + pos, count: lineEnd - pos), as: UTF8.self)
           header = text.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
           }
-          for (i, r) in required.enumerated() where !header.contains(r) {
-            _ = i
+          for r in required where !header.contains(r) {
             throw NumericTableError(
               file: name, line: lineNo, reason: "missing column '\(r)' in the header")
           }
@@ -140,10 +142,12 @@ public struct NumericTable: Sendable {
               let v = (base + a).withMemoryRebound(to: CChar.self, capacity: b - a + 1) { s in
                 strtod(s, &endPtr)
               }
-              let consumed = endPtr.map { UnsafeMutableRawPointer($0) - UnsafeMutableRawPointer(base + a) } ?? 0
+              let consumed =
+                endPtr.map { UnsafeMutableRawPointer($0) - UnsafeMutableRawPointer(base + a) } ?? 0
               buf[b] = saved
               if consumed != b - a {
-                let text = String(decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
+                let text = String(
+                  decoding: UnsafeBufferPointer(start: base + a, count: b - a), as: UTF8.self)
                 throw NumericTableError(
                   file: name, line: lineNo, column: header[field],
                   reason: "malformed number '\(text)'")

@@ -38,7 +38,8 @@ public struct OrientationError: Sendable, Hashable, Codable {
     let r = OrientationError.radians(estimate: estimate, truth: truth)
     let k = 180 / Double.pi
     self.init(
-      totalDegrees: r.total * k, headingDegrees: r.heading * k, inclinationDegrees: r.inclination * k)
+      totalDegrees: r.total * k, headingDegrees: r.heading * k,
+      inclinationDegrees: r.inclination * k)
   }
 
   /// The error angles in radians (see the type's documentation).
@@ -155,7 +156,9 @@ public enum OrientationEvaluation {
       idx.append(i)
     }
     guard !idx.isEmpty else {
-      return (OrientationError(totalDegrees: .nan, headingDegrees: .nan, inclinationDegrees: .nan), 0)
+      return (
+        OrientationError(totalDegrees: .nan, headingDegrees: .nan, inclinationDegrees: .nan), 0
+      )
     }
     var offset = 0.0
     if alignHeading {

@@ -377,7 +377,8 @@ struct FusionCore: Sendable {
       var k = InlineArray<18, Double>(repeating: 0)
       for i in 0..<n {
         for j in 0..<3 {
-          k[i * 3 + j] = kp[i * 6] * sInv[j] + kp[i * 6 + 1] * sInv[3 + j]
+          k[i * 3 + j] =
+            kp[i * 6] * sInv[j] + kp[i * 6 + 1] * sInv[3 + j]
             + kp[i * 6 + 2] * sInv[6 + j]
         }
       }
@@ -456,9 +457,12 @@ struct FusionCore: Sendable {
         k[i * 2 + 1] = a[i * 2] * i01 + a[i * 2 + 1] * i11
         kx[i] += k[i * 2] * e0 + k[i * 2 + 1] * e1
       }
+      // P is symmetric: update the upper triangle and mirror it.
       for i in 0..<n {
-        for j in 0..<n {
-          kp[i * 6 + j] -= k[i * 2] * a[j * 2] + k[i * 2 + 1] * a[j * 2 + 1]
+        for j in i..<n {
+          let v = kp[i * 6 + j] - (k[i * 2] * a[j * 2] + k[i * 2 + 1] * a[j * 2 + 1])
+          kp[i * 6 + j] = v
+          kp[j * 6 + i] = v
         }
       }
     }

@@ -107,12 +107,4 @@ struct LowPass3: Sendable, Hashable {
     }
     return (mx, my, mz)
   }
-
-  /// Rotates the filter state (a vector filter in a frame that is being re-expressed).
-  @inlinable
-  mutating func resetAll(_ vx: Double, _ vy: Double, _ vz: Double, _ c: LowPassCoefficients) {
-    x.reset(to: vx, c)
-    y.reset(to: vy, c)
-    z.reset(to: vz, c)
-  }
 }

@@ -125,7 +125,10 @@ public final class ImageSurface: Surface {
   public let pixelHeight: Int
   /// The distance between rows, bytes.
   public let bytesPerRow: Int
-  private let storage: PixelStorage
+  /// The owned pixel memory (`nil` for ``init(unownedBytes:pixelWidth:pixelHeight:bytesPerRow:)``).
+  private let storage: PixelStorage?
+  /// The first pixel byte.
+  private let base: UnsafeMutableRawPointer
 
   /// The largest width or height Cairo's image surfaces accept, pixels.
   public static let maximumDimension = 32767
@@ -151,8 +154,43 @@ public final class ImageSurface: Surface {
     self.pixelHeight = pixelHeight
     self.bytesPerRow = stride
     self.storage = storage
+    self.base = storage.bytes
     try super.init(owning: surface)
     attach(storage)
+  }
+
+  /// Wraps pixel memory owned by someone else, such as a live window's streaming buffer, so
+  /// Cairo draws straight into it (`cairo_image_surface_create_for_data`).
+  ///
+  /// The memory is not copied, cleared or freed. It must stay valid, and must not be freed or
+  /// moved, for as long as this surface or any ``CairoContext`` on it exists.
+  ///
+  /// - Parameters:
+  ///   - bytes: The first byte of the top row; premultiplied ARGB32 (B, G, R, A in memory).
+  ///   - pixelWidth: The width, pixels, 1...32767.
+  ///   - pixelHeight: The height, pixels, 1...32767.
+  ///   - bytesPerRow: The distance between rows, bytes: a multiple of 4, at least `4 × width`.
+  /// - Throws: ``CairoError/invalidSize`` or ``CairoError`` `CAIRO_STATUS_INVALID_STRIDE` for
+  ///   bad numbers.
+  public init(
+    unownedBytes bytes: UnsafeMutableRawPointer, pixelWidth: Int, pixelHeight: Int,
+    bytesPerRow: Int
+  ) throws(CairoError) {
+    guard (1...Self.maximumDimension).contains(pixelWidth),
+      (1...Self.maximumDimension).contains(pixelHeight)
+    else { throw .invalidSize }
+    guard bytesPerRow >= 4 * pixelWidth, bytesPerRow % 4 == 0, bytesPerRow <= Int(Int32.max)
+    else { throw CairoError(rawValue: CAIRO_STATUS_INVALID_STRIDE) }
+    let surface = cairo_image_surface_create_for_data(
+      bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(pixelWidth),
+      Int32(pixelHeight), Int32(bytesPerRow))
+    guard let surface else { throw .noMemory }
+    self.pixelWidth = pixelWidth
+    self.pixelHeight = pixelHeight
+    self.bytesPerRow = bytesPerRow
+    self.storage = nil
+    self.base = bytes
+    try super.init(owning: surface)
   }
 
   /// Loads a PNG file into a new ARGB32 image (`cairo_image_surface_create_from_png`).
@@ -237,7 +275,7 @@ public final class ImageSurface: Surface {
     flush()
     let frame = FramePixels(
       pixelWidth: pixelWidth, pixelHeight: pixelHeight, bytesPerRow: bytesPerRow,
-      bytes: UnsafeRawBufferPointer(start: storage.bytes, count: bytesPerRow * pixelHeight))
+      bytes: UnsafeRawBufferPointer(start: base, count: bytesPerRow * pixelHeight))
     return try body(frame)
   }
 
@@ -253,7 +291,7 @@ public final class ImageSurface: Surface {
     flush()
     defer { cairo_surface_mark_dirty(pointer) }
     return try body(
-      UnsafeMutableRawBufferPointer(start: storage.bytes, count: bytesPerRow * pixelHeight))
+      UnsafeMutableRawBufferPointer(start: base, count: bytesPerRow * pixelHeight))
   }
 
   /// The pixel at a position (premultiplied), or `nil` outside the image.
@@ -265,7 +303,7 @@ public final class ImageSurface: Surface {
   public func pixel(x: Int, y: Int) -> Pixel? {
     guard (0..<pixelWidth).contains(x), (0..<pixelHeight).contains(y) else { return nil }
     flush()
-    let word = storage.bytes.load(fromByteOffset: y * bytesPerRow + x * 4, as: UInt32.self)
+    let word = base.load(fromByteOffset: y * bytesPerRow + x * 4, as: UInt32.self)
     return Pixel(argb: UInt32(littleEndian: word))
   }
 

@@ -44,7 +44,8 @@ struct EvaluateCommand: ToolCommand {
       guard truthPath == nil, !force6D, !force9D else {
         throw UsageError("--broad takes no --truth, --6d or --9d")
       }
-      return try runBroad(directory: positional ?? "../shared/data/broad", json: json, console: console)
+      return try runBroad(
+        directory: positional ?? "../shared/data/broad", json: json, console: console)
     }
     guard let estimatePath = positional else {
       throw UsageError("missing ESTIMATE.csv (or use --broad)")
@@ -100,7 +101,9 @@ struct EvaluateCommand: ToolCommand {
       }
       var cats: [String] = []
       for c in BroadCategory.allCases {
-        if let m9 = eval.mean(category: c, mode: .nineD), let m6 = eval.mean(category: c, mode: .sixD) {
+        if let m9 = eval.mean(category: c, mode: .nineD),
+          let m6 = eval.mean(category: c, mode: .sixD)
+        {
           cats.append("\"\(c.rawValue)\": {\"9d\": \(jsonTriple(m9)), \"6d\": \(jsonTriple(m6))}")
         }
       }
@@ -118,12 +121,14 @@ struct EvaluateCommand: ToolCommand {
     }
     console.out("\n")
     for c in BroadCategory.allCases {
-      if let m9 = eval.mean(category: c, mode: .nineD), let m6 = eval.mean(category: c, mode: .sixD) {
+      if let m9 = eval.mean(category: c, mode: .nineD), let m6 = eval.mean(category: c, mode: .sixD)
+      {
         console.out(pad("category " + c.rawValue, 42) + pad(triple(m9), 22) + triple(m6) + "\n")
       }
     }
     if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
-      console.out(pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+      console.out(
+        pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
     }
     return 0
   }

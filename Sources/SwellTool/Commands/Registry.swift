@@ -2,6 +2,7 @@
 /// (one per line, each with a trailing comma) when its file lands.
 let registeredCommands: [any ToolCommand.Type] = [
   FuseCommand.self,
+  TraceCommand.self,
   EvaluateCommand.self,
   BenchCommand.self,
   RenderCommand.self,
