@@ -23,6 +23,9 @@ public enum BuiltInScenes {
     files.first { $0.name == name }?.file()
   }
 
+  /// The names of the built-in scenes that are defined as scene files.
+  public static var fileNames: [String] { files.map(\.name) }
+
   private static let files: [(name: String, file: @Sendable () -> SceneFile)] = [
     ("waterwave", { SceneFile.waterwave })
   ]

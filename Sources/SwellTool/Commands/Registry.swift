@@ -6,4 +6,6 @@ let registeredCommands: [any ToolCommand.Type] = [
   EvaluateCommand.self,
   BenchCommand.self,
   RenderCommand.self,
+  DemoCommand.self,
+  SceneCommand.self,
 ]
