@@ -35,6 +35,9 @@ public enum SVGPathData {
         throw scanner.error("unexpected '\(Character(UnicodeScalar(c)))'")
       }
       guard let cmd = command else { break }
+      if path.isEmpty && cmd | 0x20 != UInt8(ascii: "m") {
+        throw scanner.error("path data must start with M")
+      }
       let relative = cmd >= UInt8(ascii: "a")
       func point() throws(SVGPathDataError) -> Point {
         let x = try scanner.number()
