@@ -44,6 +44,17 @@ struct SceneExportJob {
     /// Wall-clock seconds spent stepping and drawing frames on the render thread.
     var renderSeconds: Double
 
+    /// Milliseconds per frame spent stepping and drawing on the render thread.
+    var renderMillisecondsPerFrame: Double { frames > 0 ? 1000 * renderSeconds / Double(frames) : 0 }
+
+    var timing: String {
+      String(
+        format: "timing: %.2f ms/frame drawing on the render thread, %.2f ms/frame overall "
+          + "(%.1f frames/s end to end)",
+        renderMillisecondsPerFrame, frames > 0 ? 1000 * seconds / Double(frames) : 0,
+        seconds > 0 ? Double(frames) / seconds : 0)
+    }
+
     var summary: String {
       let fpsText = seconds > 0 ? String(format: ", %.1f frames/s", Double(frames) / seconds) : ""
       return "wrote \(path) (\(frames) frame\(frames == 1 ? "" : "s"), "

@@ -39,6 +39,7 @@ struct RenderCommand: ToolCommand {
       --response NAME        the water's response: classic or sloshing
       --reduce-motion        Reduce Motion: no wave motion, tilt or viewer offset
       --preset NAME          the libx264 preset for MP4 (default veryfast)
+      --timing               also print the drawing time per frame and the end-to-end rate
 
     A progress line with the frame count and ETA is drawn on standard error when it is a
     terminal. The output appears only when complete (written to a temporary file and renamed).
@@ -56,6 +57,7 @@ struct RenderCommand: ToolCommand {
     let time = try arguments.number("--time", in: 0...1e6)
     let responseName = try arguments.option("--response")
     let preset = try arguments.option("--preset") ?? "veryfast"
+    let timing = arguments.flag("--timing")
     var options = SceneOptions()
     options.seedExact = arguments.flag("--seed-exact")
     options.reduceMotion = arguments.flag("--reduce-motion")
@@ -85,6 +87,7 @@ struct RenderCommand: ToolCommand {
     job.ffmpeg = FFmpegOptions(x264Preset: preset)
     let report = try job.run(console: console, label: "swell render")
     console.out("\(report.summary)\n")
+    if timing { console.out("\(report.timing)\n") }
     return 0
   }
 }
