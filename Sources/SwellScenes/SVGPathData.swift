@@ -71,7 +71,8 @@ public enum SVGPathData {
       case UInt8(ascii: "q"):
         let q = try point()
         let end = try point()
-        let c1 = Point(x: current.x + 2 / 3 * (q.x - current.x), y: current.y + 2 / 3 * (q.y - current.y))
+        let c1 = Point(
+          x: current.x + 2 / 3 * (q.x - current.x), y: current.y + 2 / 3 * (q.y - current.y))
         let c2 = Point(x: end.x + 2 / 3 * (q.x - end.x), y: end.y + 2 / 3 * (q.y - end.y))
         path.curve(to: end, control1: c1, control2: c2)
         current = end
@@ -147,7 +148,9 @@ public enum SVGPathData {
           seenDot = true
         } else if c | 0x20 == UInt8(ascii: "e"), digits > 0, !seenExponent {
           seenExponent = true
-          if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "-") || bytes[index + 1] == UInt8(ascii: "+") {
+          if index + 1 < bytes.count,
+            bytes[index + 1] == UInt8(ascii: "-") || bytes[index + 1] == UInt8(ascii: "+")
+          {
             index += 1
           }
         } else {

@@ -212,7 +212,8 @@ public enum ShapeSpec: Codable, Sendable, Hashable {
         throw DecodingError.dataCorruptedError(
           forKey: .points, in: c, debugDescription: "points must be finite")
       }
-      self = .polygon(points: points, closed: try c.decodeIfPresent(Bool.self, forKey: .closed) ?? true)
+      self = .polygon(
+        points: points, closed: try c.decodeIfPresent(Bool.self, forKey: .closed) ?? true)
     case "path":
       let d = try c.decode(String.self, forKey: .d)
       do {

@@ -193,18 +193,23 @@ extension SceneFile {
   private func validate(
     water w: WaterSpec, path p: String, check: (Bool, String, String) throws -> Void
   ) throws {
-    try check(w.fillLevel.isFinite && (0...1).contains(w.fillLevel), "\(p).fillLevel", "must be 0...1")
+    try check(
+      w.fillLevel.isFinite && (0...1).contains(w.fillLevel), "\(p).fillLevel", "must be 0...1")
     if let d = w.sampleSpacing {
-      try check(d.isFinite && d >= 0.25 && d <= 1000, "\(p).sampleSpacing", "must be 0.25...1000 points")
+      try check(
+        d.isFinite && d >= 0.25 && d <= 1000, "\(p).sampleSpacing", "must be 0.25...1000 points")
     }
     try check(!w.waves.isEmpty, "\(p).waves", "needs at least one wave")
     for (j, wave) in w.waves.enumerated() {
       let q = "\(p).waves[\(j)]"
-      try check(wave.amplitude.isFinite && abs(wave.amplitude) <= 1e5, "\(q).amplitude", "must be finite")
+      try check(
+        wave.amplitude.isFinite && abs(wave.amplitude) <= 1e5, "\(q).amplitude", "must be finite")
       try check(
         wave.wavelength.isFinite && wave.wavelength > 0 && wave.wavelength <= 1e7,
         "\(q).wavelength", "must be more than 0 points")
-      try check(wave.phaseSpeed.isFinite && abs(wave.phaseSpeed) <= 1e5, "\(q).phaseSpeed", "must be finite")
+      try check(
+        wave.phaseSpeed.isFinite && abs(wave.phaseSpeed) <= 1e5, "\(q).phaseSpeed", "must be finite"
+      )
       if let f = wave.initialPhase {
         try check(f.isFinite && abs(f) <= 1e5, "\(q).initialPhase", "must be finite")
       }
@@ -215,13 +220,17 @@ extension SceneFile {
         try check(v.isFinite && v >= 0 && v <= 60, "\(rp).tiltDuration", "must be 0...60 seconds")
       }
       if let v = r.tiltUpdateRate {
-        try check(v.isFinite && v > 0 && v <= 1000, "\(rp).tiltUpdateRate", "must be in (0, 1000] per second")
+        try check(
+          v.isFinite && v > 0 && v <= 1000, "\(rp).tiltUpdateRate",
+          "must be in (0, 1000] per second")
       }
       if let v = r.amplitudeRiseTime {
-        try check(v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeRiseTime", "must be 0...60 seconds")
+        try check(
+          v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeRiseTime", "must be 0...60 seconds")
       }
       if let v = r.amplitudeReleaseTime {
-        try check(v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeReleaseTime", "must be 0...60 seconds")
+        try check(
+          v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeReleaseTime", "must be 0...60 seconds")
       }
     }
   }

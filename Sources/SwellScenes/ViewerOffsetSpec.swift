@@ -74,7 +74,8 @@ public struct ViewerOffsetSpec: Codable, Sendable, Hashable {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: c,
           debugDescription:
-            "unknown viewer-offset setting (known: \(merged.keys.sorted().joined(separator: ", ")))")
+            "unknown viewer-offset setting (known: \(merged.keys.sorted().joined(separator: ", ")))"
+        )
       }
       switch (old, value) {
       case (.bool, .bool), (.number, .number), (.string, .string): merged[key.stringValue] = value

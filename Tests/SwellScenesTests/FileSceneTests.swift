@@ -19,7 +19,8 @@ private func referenceTrace(
   motion: [DeviceMotion], options: WaterWaveOptions, frames: Int, fps: Double
 ) -> [[Double]] {
   let size = Size(width: 390, height: 844)
-  let model = WaterWave(waves: SceneFile.waterwave.layers[0].water?.waves.map(\.sineWave) ?? [], fillLevel: 0.5)
+  let model = WaterWave(
+    waves: SceneFile.waterwave.layers[0].water?.waves.map(\.sineWave) ?? [], fillLevel: 0.5)
   let water = WaterWaveLayer(name: "water", model: model, visibleSize: size)
   let controller = WaterWaveController(layer: water, options: options)
   var link = DisplayLink(preferredFramesPerSecond: fps, startTime: motion.first?.timestamp ?? 0)
@@ -48,7 +49,10 @@ struct FileSceneTests {
   @Test(
     "the waterwave file scene traces exactly like a hand-built water and controller",
     arguments: [
-      ("tilt 30deg right over 0.5s; hold 1s; shake x 3Hz 2rad/s for 1s", false, WaterWaveResponse.classic),
+      (
+        "tilt 30deg right over 0.5s; hold 1s; shake x 3Hz 2rad/s for 1s", false,
+        WaterWaveResponse.classic
+      ),
       ("tilt 50deg left over 0.3s; hold 1s", true, .classic),
       ("tilt 20deg right over 0.2s; push x 0.3g for 0.5s; hold 1s", false, .sloshing),
     ])
@@ -119,7 +123,9 @@ struct FileSceneTests {
     let file = try SceneFile.decode(Data(json.utf8), source: "fx.json")
     let scene = FileScene(file: file)
     #expect(
-      scene.traceKeys == ["offset.horizontal", "offset.vertical", "card.position.x", "card.position.y"])
+      scene.traceKeys == [
+        "offset.horizontal", "offset.vertical", "card.position.x", "card.position.y",
+      ])
     var driver = SceneDriver(
       scene: scene, motion: try script("hold 0.2s; turn 25deg left over 0.6s; hold 0.5s"),
       framesPerSecond: 60)

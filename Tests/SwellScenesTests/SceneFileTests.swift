@@ -67,7 +67,9 @@ struct SceneFileTests {
     #expect(f.layers[2].frame == nil)
     #expect(f.viewerOffset?.configuration.idiom == .pad)
     #expect(f.viewerOffset?.configuration.deadBand == 0.02)
-    #expect(f.viewerOffset?.configuration.jumpThreshold == ViewerOffsetEngine.Configuration().jumpThreshold)
+    #expect(
+      f.viewerOffset?.configuration.jumpThreshold
+        == ViewerOffsetEngine.Configuration().jumpThreshold)
     guard case .gradient(let g) = try #require(f.layers[0].fill) else {
       Issue.record("expected a gradient")
       return
@@ -121,34 +123,79 @@ struct SceneFileTests {
       ("\"width\": 200", "\"width\": -1", "test.json: canvas.width: must be"),
       ("\"scale\": 2", "\"scale\": 20", "test.json: canvas.scale: must be"),
       ("\"#102030\"", "\"blue\"", "test.json: canvas.background: 'blue' is not a colour"),
-      ("\"fill\": \"#0F0\"", "\"fill\": \"#0G0\"", "test.json: layers[1].fill: '#0G0' is not a colour"),
-      ("\"wavelength\": 120", "\"wavelength\": 0", "test.json: layers[2].water.waves[0].wavelength: must be"),
-      ("\"fillLevel\": 0.4", "\"fillLevel\": 1.5", "test.json: layers[2].water.fillLevel: must be 0...1"),
+      (
+        "\"fill\": \"#0F0\"", "\"fill\": \"#0G0\"",
+        "test.json: layers[1].fill: '#0G0' is not a colour"
+      ),
+      (
+        "\"wavelength\": 120", "\"wavelength\": 0",
+        "test.json: layers[2].water.waves[0].wavelength: must be"
+      ),
+      (
+        "\"fillLevel\": 0.4", "\"fillLevel\": 1.5",
+        "test.json: layers[2].water.fillLevel: must be 0...1"
+      ),
       ("\"fillLevel\": 0.4,", "", "test.json: layers[2].water.fillLevel: missing"),
-      ("\"tiltRule\": \"corrected\"", "\"tiltRule\": \"wobbly\"", "test.json: layers[2].water.response.tiltRule"),
-      ("\"type\": \"waterWave\"", "\"type\": \"lake\"", "test.json: layers[2].type: unknown layer type 'lake'"),
-      ("\"effect\": \"interpolating\"", "\"effect\": \"wobble\"", "test.json: layers[0].motionEffects[0].effect: unknown motion effect type 'wobble'"),
-      ("\"deadBand\": 0.02", "\"deadBandx\": 0.02", "test.json: viewerOffset.deadBandx: unknown viewer-offset setting"),
-      ("\"deadBand\": 0.02", "\"deadBand\": true", "test.json: viewerOffset.deadBand: must be a number"),
-      ("l 50 0 L 25 40 z", "l 50 0 L 25 X z", "test.json: layers[1].shape.d: expected a number at character"),
-      ("\"kind\": \"ellipse\"", "\"kind\": \"blob\"", "test.json: layers[3].sublayers[0].shape.kind: unknown shape 'blob'"),
-      ("[10, 10, 30, 30]", "[10, 10, 30]", "test.json: layers[3].frame: must be [x, y, width, height]"),
-      ("\"lineWidth\": 2", "\"lineWidth\": \"2\"", "test.json: layers[0].lineWidth: expected a number"),
-      ("\"swellScene\": 1", "\"swellScene\": 2", "test.json: swellScene: version 2 is not supported"),
+      (
+        "\"tiltRule\": \"corrected\"", "\"tiltRule\": \"wobbly\"",
+        "test.json: layers[2].water.response.tiltRule"
+      ),
+      (
+        "\"type\": \"waterWave\"", "\"type\": \"lake\"",
+        "test.json: layers[2].type: unknown layer type 'lake'"
+      ),
+      (
+        "\"effect\": \"interpolating\"", "\"effect\": \"wobble\"",
+        "test.json: layers[0].motionEffects[0].effect: unknown motion effect type 'wobble'"
+      ),
+      (
+        "\"deadBand\": 0.02", "\"deadBandx\": 0.02",
+        "test.json: viewerOffset.deadBandx: unknown viewer-offset setting"
+      ),
+      (
+        "\"deadBand\": 0.02", "\"deadBand\": true",
+        "test.json: viewerOffset.deadBand: must be a number"
+      ),
+      (
+        "l 50 0 L 25 40 z", "l 50 0 L 25 X z",
+        "test.json: layers[1].shape.d: expected a number at character"
+      ),
+      (
+        "\"kind\": \"ellipse\"", "\"kind\": \"blob\"",
+        "test.json: layers[3].sublayers[0].shape.kind: unknown shape 'blob'"
+      ),
+      (
+        "[10, 10, 30, 30]", "[10, 10, 30]",
+        "test.json: layers[3].frame: must be [x, y, width, height]"
+      ),
+      (
+        "\"lineWidth\": 2", "\"lineWidth\": \"2\"",
+        "test.json: layers[0].lineWidth: expected a number"
+      ),
+      (
+        "\"swellScene\": 1", "\"swellScene\": 2",
+        "test.json: swellScene: version 2 is not supported"
+      ),
       ("\"layers\": [", "\"layers\": [,", "test.json: not valid JSON"),
     ])
   func errorPaths(replace: String, with: String, expected: String) throws {
     #expect(sampleJSON.contains(replace))
-    let message = try #require(errorMessage(sampleJSON.replacingOccurrences(of: replace, with: with)))
+    let message = try #require(
+      errorMessage(sampleJSON.replacingOccurrences(of: replace, with: with)))
     #expect(message.hasPrefix(expected), "\(message)")
     #expect(!message.contains("\n"))
   }
 
   @Test("a waterWave needs water, and only a waterWave may have it")
   func waterRequired() throws {
-    let noWater = sampleJSON.replacingOccurrences(of: "\"type\": \"waterWave\", \"name\": \"sea\",", with: "\"type\": \"waterWave\", \"name\": \"sea\", \"rotation\": 0.1,")
-    #expect(errorMessage(noWater)?.hasPrefix("test.json: layers[2].rotation: a waterWave's rotation is its tilt") == true)
-    let stray = sampleJSON.replacingOccurrences(of: "\"type\": \"waterWave\"", with: "\"type\": \"layer\"")
+    let noWater = sampleJSON.replacingOccurrences(
+      of: "\"type\": \"waterWave\", \"name\": \"sea\",",
+      with: "\"type\": \"waterWave\", \"name\": \"sea\", \"rotation\": 0.1,")
+    #expect(
+      errorMessage(noWater)?.hasPrefix(
+        "test.json: layers[2].rotation: a waterWave's rotation is its tilt") == true)
+    let stray = sampleJSON.replacingOccurrences(
+      of: "\"type\": \"waterWave\"", with: "\"type\": \"layer\"")
     #expect(errorMessage(stray)?.hasPrefix("test.json: layers[2].water: only a waterWave") == true)
   }
 
@@ -169,12 +216,18 @@ struct SVGPathDataTests {
     for _ in 0..<200 {
       var p = Path()
       func pt() -> Point {
-        Point(x: Double.random(in: -500...500, using: &rng), y: Double.random(in: -500...500, using: &rng))
+        Point(
+          x: Double.random(in: -500...500, using: &rng),
+          y: Double.random(in: -500...500, using: &rng))
       }
       for _ in 0..<Int.random(in: 1...5, using: &rng) {
         p.move(to: pt())
         for _ in 0..<Int.random(in: 0...6, using: &rng) {
-          if Bool.random(using: &rng) { p.line(to: pt()) } else { p.curve(to: pt(), control1: pt(), control2: pt()) }
+          if Bool.random(using: &rng) {
+            p.line(to: pt())
+          } else {
+            p.curve(to: pt(), control1: pt(), control2: pt())
+          }
         }
         if Bool.random(using: &rng) { p.close() }
       }
@@ -196,7 +249,8 @@ struct SVGPathDataTests {
         .line(to: Point(x: 15, y: 5)), .line(to: Point(x: 0, y: 5)), .line(to: start),
         .curve(
           to: end,
-          control1: Point(x: start.x + 2 / 3 * (q.x - start.x), y: start.y + 2 / 3 * (q.y - start.y)),
+          control1: Point(
+            x: start.x + 2 / 3 * (q.x - start.x), y: start.y + 2 / 3 * (q.y - start.y)),
           control2: Point(x: end.x + 2 / 3 * (q.x - end.x), y: end.y + 2 / 3 * (q.y - end.y))),
         .close,
       ])

@@ -169,7 +169,8 @@ struct RenderCommandTests {
     #expect(fields["Pages"] == "4", "\(info.out)")
     #expect(fields["Page size"] == "100 x 200 pts", "\(info.out)")
     let stem = folder.appendingPathComponent("page").path
-    let ppm = try runTool("pdftoppm", ["-png", "-r", "72", "-f", "2", "-l", "2", "-singlefile", out, stem])
+    let ppm = try runTool(
+      "pdftoppm", ["-png", "-r", "72", "-f", "2", "-l", "2", "-singlefile", out, stem])
     #expect(ppm.status == 0)
     let page = try ImageSurface.load(contentsOfPNGFile: stem + ".png")
     #expect(page.pixelWidth == 100 && page.pixelHeight == 200)
@@ -264,7 +265,10 @@ struct RenderCommandTests {
     let file = folder.appendingPathComponent("waterwave.json").path
     let p = try runSwell(["scene", "print", "waterwave", "-o", file])
     #expect(p.status == 0, "\(p.err)")
-    let args = ["--script", "tilt 15deg right over 0.4s; shake x 2Hz 2rad/s for 0.5s", "--time", "0.8", "--size", "150x320@2"]
+    let args = [
+      "--script", "tilt 15deg right over 0.4s; shake x 2Hz 2rad/s for 0.5s", "--time", "0.8",
+      "--size", "150x320@2",
+    ]
     let a = folder.appendingPathComponent("builtin.png").path
     let b = folder.appendingPathComponent("file.png").path
     #expect(try runSwell(["render", "waterwave", "-o", a] + args).status == 0)
@@ -304,12 +308,18 @@ struct RenderCommandTests {
     let folder = try scratchFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let sceneURL = folder.appendingPathComponent("bad.json")
-    try Data(flatWaterScene.replacingOccurrences(of: "\"wavelength\": 100", with: "\"wavelength\": -3").utf8)
-      .write(to: sceneURL)
+    try Data(
+      flatWaterScene.replacingOccurrences(of: "\"wavelength\": 100", with: "\"wavelength\": -3")
+        .utf8
+    )
+    .write(to: sceneURL)
     let out = folder.appendingPathComponent("x.png").path
     let r = try runSwell(["render", sceneURL.path, "-o", out])
     #expect(r.status == 1)
-    #expect(r.err == "swell render: \(sceneURL.path): layers[0].water.waves[0].wavelength: must be more than 0 points\n")
+    #expect(
+      r.err
+        == "swell render: \(sceneURL.path): layers[0].water.waves[0].wavelength: must be more than 0 points\n"
+    )
     #expect(listing(folder) == ["bad.json"])
     let unknown = try runSwell(["render", "lagoon", "-o", out])
     #expect(unknown.status == 2)
@@ -335,7 +345,9 @@ struct RenderCommandTests {
     #expect(b.err.contains("ffmpeg"))
     #expect(b.err.split(separator: "\n").count == 1)
 
-    let unknown = try runSwell(["render", "waterwave", "-o", folder.appendingPathComponent("x.bmp").path])
+    let unknown = try runSwell([
+      "render", "waterwave", "-o", folder.appendingPathComponent("x.bmp").path,
+    ])
     #expect(unknown.status == 1)
     #expect(unknown.err.contains("unknown output type '.bmp'"))
     #expect(listing(folder).isEmpty)
@@ -352,10 +364,15 @@ struct SceneCommandTests {
     #expect(try runSwell(["scene", "print", "waterwave", "-o", good]).status == 0)
     let r = try runSwell(["scene", "check", good])
     #expect(r.status == 0)
-    #expect(r.out == "\(good): scene 'waterwave', 390x844 points @3.0x, 4 layers, 1 water, 0 with motion effects\n")
+    #expect(
+      r.out
+        == "\(good): scene 'waterwave', 390x844 points @3.0x, 4 layers, 1 water, 0 with motion effects\n"
+    )
     let text = try String(contentsOfFile: good, encoding: .utf8)
-    try Data(text.replacingOccurrences(of: "\"fillLevel\" : 0.5", with: "\"fillLevel\" : \"half\"").utf8)
-      .write(to: URL(fileURLWithPath: good))
+    try Data(
+      text.replacingOccurrences(of: "\"fillLevel\" : 0.5", with: "\"fillLevel\" : \"half\"").utf8
+    )
+    .write(to: URL(fileURLWithPath: good))
     let bad = try runSwell(["scene", "check", good])
     #expect(bad.status == 1)
     #expect(bad.err == "swell scene: \(good): layers[0].water.fillLevel: expected a number\n")
@@ -397,7 +414,8 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(listing(folder) == ["swell-demo.mp4"])
     let live = try runSwell(
-      ["demo", "--live"], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
+      ["demo", "--live"],
+      environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
     #expect(live.status == 1)
     #expect(live.err.hasPrefix("swell demo: no display"), "\(live.err)")
   }

@@ -70,7 +70,8 @@ enum RenderBenchmark: Benchmark {
       var tilt = 0.0
       if case .number(let v) = water.value(forKeyPath: "transform.rotation.z") { tilt = v }
       for case let w as WaveLayer in water.sublayers {
-        out.append(Wave(path: w.path ?? Path(), fill: w.wave.fill, tilt: tilt, center: water.position))
+        out.append(
+          Wave(path: w.path ?? Path(), fill: w.wave.fill, tilt: tilt, center: water.position))
       }
     }
     return out

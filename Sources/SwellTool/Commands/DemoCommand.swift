@@ -35,7 +35,8 @@ struct DemoCommand: ToolCommand {
 
   /// The bundled recording's folder.
   static var recordingURL: URL? {
-    Bundle.module.url(forResource: "sensorlogger-ios-rotation", withExtension: nil, subdirectory: "Resources")
+    Bundle.module.url(
+      forResource: "sensorlogger-ios-rotation", withExtension: nil, subdirectory: "Resources")
       ?? Bundle.module.resourceURL?.appendingPathComponent("Resources/sensorlogger-ios-rotation")
   }
 
@@ -50,7 +51,9 @@ struct DemoCommand: ToolCommand {
     let preset = try arguments.option("--preset") ?? "veryfast"
     let seedExact = arguments.flag("--seed-exact")
     try arguments.finish()
-    guard !(forceLive && forceFile) else { throw UsageError("--live and --file exclude each other") }
+    guard !(forceLive && forceFile) else {
+      throw UsageError("--live and --file exclude each other")
+    }
     guard fps <= 1000 else { throw UsageError("--fps must be at most 1000, got \(fps)") }
 
     guard let url = recordingURL, FileManager.default.fileExists(atPath: url.path) else {

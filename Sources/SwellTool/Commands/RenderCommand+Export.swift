@@ -45,7 +45,9 @@ struct SceneExportJob {
     var renderSeconds: Double
 
     /// Milliseconds per frame spent stepping and drawing on the render thread.
-    var renderMillisecondsPerFrame: Double { frames > 0 ? 1000 * renderSeconds / Double(frames) : 0 }
+    var renderMillisecondsPerFrame: Double {
+      frames > 0 ? 1000 * renderSeconds / Double(frames) : 0
+    }
 
     var timing: String {
       String(

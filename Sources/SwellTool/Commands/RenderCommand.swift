@@ -99,7 +99,8 @@ enum SceneLoader {
   /// - Throws: ``UsageError`` for an unknown name; ``ToolError`` for a bad scene file.
   static func load(_ name: String, options: SceneOptions) throws -> any Scene {
     if let scene = BuiltInScenes.make(name, options: options) { return scene }
-    let isFile = name.lowercased().hasSuffix(".json") || FileManager.default.fileExists(atPath: name)
+    let isFile =
+      name.lowercased().hasSuffix(".json") || FileManager.default.fileExists(atPath: name)
     guard isFile else {
       throw UsageError(
         "unknown scene '\(name)' (built-in: \(BuiltInScenes.names.joined(separator: ", ")); "
@@ -129,7 +130,8 @@ enum SceneLoader {
     }
     let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
-      throw UsageError("--size must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3, got '\(spec)'")
+      throw UsageError(
+        "--size must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3, got '\(spec)'")
     }
     guard w.isFinite, h.isFinite, w > 0, h > 0, w <= 16384, h <= 16384 else {
       throw UsageError("--size: \(spec) must have a width and height in (0, 16384] points")
@@ -137,7 +139,8 @@ enum SceneLoader {
     let pixels = max(w, h) * (scale ?? 1)
     guard pixels <= Double(ImageSurface.maximumDimension) else {
       throw UsageError(
-        "--size: \(spec) is \(Int(pixels)) pixels a side, more than \(ImageSurface.maximumDimension)")
+        "--size: \(spec) is \(Int(pixels)) pixels a side, more than \(ImageSurface.maximumDimension)"
+      )
     }
     options.width = w
     options.height = h

@@ -29,12 +29,14 @@ struct SceneCommand: ToolCommand {
     switch action {
     case "print":
       guard let target else {
-        throw UsageError("print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
+        throw UsageError(
+          "print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
       }
       guard let file = BuiltInScenes.file(target) else {
         let known = BuiltInScenes.fileNames.joined(separator: ", ")
         if BuiltInScenes.names.contains(target) {
-          throw ToolError("'\(target)' is built in code and has no scene file yet (with one: \(known))")
+          throw ToolError(
+            "'\(target)' is built in code and has no scene file yet (with one: \(known))")
         }
         throw UsageError("unknown scene '\(target)' (with a scene file: \(known))")
       }
@@ -63,7 +65,8 @@ struct SceneCommand: ToolCommand {
       console.out(
         "\(target): scene '\(scene.name)', \(Int(scene.size.width))x\(Int(scene.size.height)) "
           + "points @\(scene.scale)x, \(layers) layer\(layers == 1 ? "" : "s"), "
-          + "\(scene.waterControllers.count) water, \(scene.effectLayers.count) with motion effects\n")
+          + "\(scene.waterControllers.count) water, \(scene.effectLayers.count) with motion effects\n"
+      )
       return 0
     default:
       throw UsageError("unknown action '\(action)' (print or check)")
