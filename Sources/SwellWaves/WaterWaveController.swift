@@ -29,6 +29,15 @@ public struct WaterWaveOptions: Hashable, Sendable {
   public var amplitudeRiseTime = 0.06
   /// The amplitude release time constant, seconds.
   public var amplitudeReleaseTime = 0.6
+  /// How long the amplitude target holds its peak, seconds (default 0.25).
+  ///
+  /// A shake is an oscillation: its pitch rate swings through zero twice per cycle, so the
+  /// seed's per-sample target `20·|rotationRate.x|` flickers between 0 and its peak. Holding
+  /// the largest target of the last 0.25 s makes the target follow the shake's **envelope**:
+  /// a 2 rad/s shake at 2 Hz or faster keeps a steady 40-point target for as long as it lasts,
+  /// and the target falls 0.25 s after the last peak. Zero turns the hold off (the per-sample
+  /// target, as the seed).
+  public var amplitudePeakHold = 0.25
 
   /// Creates default options.
   public init() {}
@@ -50,6 +59,8 @@ public final class WaterWaveController {
   private var amplitude: AmplitudeSmoother
   private var sloshing: SloshingResponse
   private var lastMotionTime: Double?
+  private var heldTarget = 0.0
+  private var heldSince = -Double.infinity
 
   /// Creates a controller.
   ///
@@ -87,8 +98,12 @@ public final class WaterWaveController {
       sloshing.receive(
         time: t, gravity: motion.gravity, userAcceleration: motion.userAcceleration)
     }
-    amplitude.setTarget(
-      options.tiltRule.amplitudeTarget(rotationRate: motion.rotationRate), at: t)
+    let raw = options.tiltRule.amplitudeTarget(rotationRate: motion.rotationRate)
+    if raw >= heldTarget || t - heldSince >= options.amplitudePeakHold {
+      heldTarget = raw.isFinite ? raw : 0
+      heldSince = t
+    }
+    amplitude.setTarget(heldTarget, at: t)
   }
 
   /// Moves the water to a frame time: sets the eased extra amplitude and, for sloshing, the
