@@ -7,7 +7,8 @@ extension SceneFile {
   /// with three sine layers over a fill level of 0.5, back to front: amplitudes 12, 10 and 8
   /// points, wavelengths 300, 240 and 390 points, phase speeds 1.6, −2.2 and 3 rad/s,
   /// increasingly opaque blues, the front one a screen-vertical gradient; the classic response
-  /// with the corrected tilt rule (1 s eased tilt, amplitude rise 0.06 s, release 0.6 s).
+  /// with the corrected tilt rule (1 s eased tilt, amplitude rise 0.06 s, release 0.6 s, peak
+  /// held 0.25 s).
   ///
   /// `swell scene print waterwave` writes exactly this; colours are given in hex so that the
   /// printed file renders the same pixels.
@@ -20,6 +21,7 @@ extension SceneFile {
     response.tiltUpdateRate = 60
     response.amplitudeRiseTime = 0.06
     response.amplitudeReleaseTime = 0.6
+    response.amplitudePeakHold = 0.25
     let front = LinearGradient(
       stops: [
         GradientStop(location: 0, color: color("#1F73EBEB").color),

@@ -330,6 +330,9 @@ public struct WaterResponseSpec: Codable, Sendable, Hashable {
   public var amplitudeRiseTime: Double?
   /// The extra amplitude's release time constant, seconds (default 0.6).
   public var amplitudeReleaseTime: Double?
+  /// How long the amplitude target holds its peak, seconds (default 0.25; 0 follows each
+  /// sample, as the seed).
+  public var amplitudePeakHold: Double?
   /// Reduce Motion: a still water (default false).
   public var reduceMotion: Bool?
 
@@ -345,6 +348,7 @@ public struct WaterResponseSpec: Codable, Sendable, Hashable {
     if let tiltUpdateRate { o.tiltUpdateRate = tiltUpdateRate }
     if let amplitudeRiseTime { o.amplitudeRiseTime = amplitudeRiseTime }
     if let amplitudeReleaseTime { o.amplitudeReleaseTime = amplitudeReleaseTime }
+    if let amplitudePeakHold { o.amplitudePeakHold = amplitudePeakHold }
     if let reduceMotion { o.reduceMotion = reduceMotion }
     return o
   }

@@ -228,6 +228,10 @@ extension SceneFile {
         try check(
           v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeRiseTime", "must be 0...60 seconds")
       }
+      if let v = r.amplitudePeakHold {
+        try check(
+          v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudePeakHold", "must be 0...60 seconds")
+      }
       if let v = r.amplitudeReleaseTime {
         try check(
           v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeReleaseTime", "must be 0...60 seconds")
