@@ -35,7 +35,8 @@ protocol Benchmark: Sendable {
 /// The benchmarks `swell bench` runs, in order.
 enum BenchmarkRegistry {
   static let all: [any Benchmark.Type] = [
-    FusionBenchmark.self
+    FusionBenchmark.self,
+    RenderBenchmark.self,
   ]
 }
 

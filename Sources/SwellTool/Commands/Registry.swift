@@ -5,4 +5,7 @@ let registeredCommands: [any ToolCommand.Type] = [
   TraceCommand.self,
   EvaluateCommand.self,
   BenchCommand.self,
+  RenderCommand.self,
+  DemoCommand.self,
+  SceneCommand.self,
 ]
