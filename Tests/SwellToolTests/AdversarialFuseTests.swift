@@ -246,4 +246,28 @@ struct AdversarialFuseTests {
     let traced = try traceTable(["waterwave", "--motion", input], "tiny raw \(count)")
     try checkTraceInvariants(traced, fps: 60, rows: 1, "tiny raw \(count)")
   }
+
+  /// The real phone recording (a Sensor Logger export, as a zip and as a folder) drives both
+  /// scenes: the invariants hold, zip and folder give the same trace, and the wave's values at
+  /// shared times agree at 60 and 120 fps.
+  @Test func realPhoneRecording() throws {
+    let fixtures = packageRoot.appendingPathComponent("Tests/SwellMotionTests/Fixtures")
+    let zip = fixtures.appendingPathComponent("sensorlogger-ios-rotation.zip").path
+    let folder = fixtures.appendingPathComponent("sensorlogger-ios-rotation").path
+    let a = try traceTable(["waterwave", "--motion", zip], "zip")
+    let b = try traceTable(["waterwave", "--motion", folder, "--fps", "120"], "folder")
+    try checkTraceInvariants(a, fps: 60, "phone 60 fps")
+    try checkTraceInvariants(b, fps: 120, "phone 120 fps")
+    #expect((try a.column(Key.amplitude).max() ?? 0) > baseAmplitude + 20, "the shakes show")
+    for (i, row) in a.rows.enumerated() where 2 * i < b.rows.count && row != b.rows[2 * i] {
+      Issue.record("frame \(i): \(row) vs \(b.rows[2 * i])")
+      break
+    }
+    let exact = try traceTable(["waterwave", "--motion", zip, "--seed-exact"], "seed-exact")
+    try checkTraceInvariants(exact, fps: 60, rows: a.rows.count, seedExact: true, "phone exact")
+    let hz = try traceTable(["homescreen", "--motion", zip], "homescreen zip")
+    let hf = try traceTable(["homescreen", "--motion", folder], "homescreen folder")
+    try checkTraceInvariants(hz, fps: 60, rows: a.rows.count, "phone homescreen")
+    #expect(hz.rows == hf.rows, "zip and folder differ")
+  }
 }
