@@ -96,6 +96,10 @@ struct AdversarialInputTests {
     ("earlier time", "HEADER\nROW\n-1,1,0,0,0,0,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":3", "time"]),
     ("short row", "HEADER\nROW\n1,1,0,0,0,0,-1\n", ["bad.csv", ":3"]),
     ("zero quaternion", "HEADER\n0,0,0,0,0,0,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":2"]),
+    (
+      "overflowing quaternion", "HEADER\nROW\n1,1e300,1e300,0,0,0,-1,0,0,0,0,0,0,0\n",
+      ["bad.csv", ":3", "attitude"]
+    ),
     ("unknown frame", "# referenceFrame: sideways\nHEADER\nROW\n", ["bad.csv", "sideways"]),
   ])
   func refusedFiles(name: String, template: String, mentioning: [String]) throws {
