@@ -7,7 +7,7 @@ import SwellGeometry
 /// between the two samples around it, whatever rate the motion arrives at.
 ///
 /// Each grid time gives one ``TiltDecision``; the caller starts a 1 s ease-in-out additive
-/// animation (``SwellLayers/Layer/animate(keyPath:to:duration:timingFunction:at:)``) at that
+/// animation (`Layer.animate(keyPath:to:duration:timingFunction:at:)`) at that
 /// time for each returned update. A gap longer than ``maximumGap`` between samples is not
 /// interpolated: the new sample is applied once, at its own time.
 public struct TiltSampler: Hashable, Sendable {

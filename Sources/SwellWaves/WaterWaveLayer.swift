@@ -15,7 +15,7 @@ import SwellLayers
 /// `phase` (the front wave's phase at the presentation time, radians in (−π, π]), `fillLevel`
 /// (0...1) and `extraAmplitude` (points). `fillLevel` and `extraAmplitude` are settable model
 /// values; they are pushed to the wave sublayers at once (they are not animatable through
-/// ``Layer/animate(keyPath:to:duration:timingFunction:at:)``).
+/// `Layer.animate(keyPath:to:duration:timingFunction:at:)`).
 public final class WaterWaveLayer: Layer {
   /// The model: sine layers and fill level.
   public private(set) var model: WaterWave

@@ -73,7 +73,7 @@ public final class WaveLayer: ShapeLayer {
     isPhaseFrozen ? wave.initialPhase : wave.phase(at: time)
   }
 
-  /// Recomputes ``ShapeLayer/path`` for a time.
+  /// Recomputes `ShapeLayer.path` for a time.
   ///
   /// - Parameter time: Seconds.
   public func updatePath(at time: Double) {

@@ -7,7 +7,7 @@ import SwellLayers
 /// The value is Core Animation's interpolation from ``minimumRelativeValue`` (offset −1) to
 /// ``maximumRelativeValue`` (offset +1) at `fraction = offset·0.5 + 0.5`, for any value kind a
 /// layer property holds: numbers, points, sizes, rectangles, affine and 3D transforms, colours
-/// (``LayerValue/interpolated(to:fraction:)``). Nothing is returned until the key path and both
+/// (`LayerValue.interpolated(to:fraction:)`). Nothing is returned until the key path and both
 /// values are set, or when the two values are of different kinds.
 ///
 /// The seed's star-field parallax, ±40 points left and right:
@@ -37,13 +37,13 @@ public struct InterpolatingMotionEffect: MotionEffect {
   public var minimumRelativeValue: LayerValue?
   /// The relative value at offset +1, in the key path's units.
   public var maximumRelativeValue: LayerValue?
-  /// The accelerated-output boost b for the horizontal axis: the offset is clamped to
+  /// The accelerated-output boost b for the horizontal axis, offset units: the offset is clamped to
   /// [−(1+b), 1+b] before interpolating (apple-semantics §3.7; default 0, the system's).
   ///
   /// The engine's offsets are within ±1 by construction, so a boost only lets offsets supplied
   /// directly beyond ±1 extrapolate past the range.
   public var horizontalAccelerationBoostFactor: Double = 0
-  /// The accelerated-output boost b for the vertical axis (see
+  /// The accelerated-output boost b for the vertical axis, offset units (see
   /// ``horizontalAccelerationBoostFactor``; default 0).
   public var verticalAccelerationBoostFactor: Double = 0
 
@@ -153,7 +153,7 @@ public struct InterpolatingMotionEffect: MotionEffect {
   }
 }
 
-/// A ``LayerValue`` in its scene-file form: a number as a plain JSON number, any other kind as a
+/// A `LayerValue` in its scene-file form: a number as a plain JSON number, any other kind as a
 /// one-key object naming the kind, e.g. `{"point": {"x": 10, "y": 0}}`,
 /// `{"color": {"red": 1, "green": 0, "blue": 0, "alpha": 1}}`.
 public struct RelativeValue: Hashable, Sendable, Codable {

@@ -2,7 +2,7 @@ import SwellLayers
 import Synchronization
 
 extension Layer {
-  /// The overlay key under which motion-effect values are written (``Layer/setOverlay(_:forKey:)``).
+  /// The overlay key under which motion-effect values are written (`Layer.setOverlay(_:forKey:)`).
   public static let motionEffectsOverlayKey = "motionEffects"
 
   /// The motion effects attached to this layer, in the order they were added

@@ -56,7 +56,7 @@ extension MotionEffect {
 }
 
 /// Sums key-path values the way `UIMotionEffectGroup` does: values for the same key path add
-/// (`CA_addValue:multipliedBy:1`, ``LayerValue/adding(_:)``), in order.
+/// (`CA_addValue:multipliedBy:1`, `LayerValue.adding(_:)`), in order.
 ///
 /// A value whose kind cannot be added to the one already there (a point onto a number) is
 /// dropped, the first one kept.

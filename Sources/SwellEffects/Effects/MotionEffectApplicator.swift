@@ -6,10 +6,10 @@ import SwellLayers
 /// 1. the device-frame offset is rotated for the interface orientation (±90° in landscape, 180°
 ///    upside down);
 /// 2. each layer's effects are evaluated and their values, summed per key path, are set as an
-///    **additive overlay** on the layer (``Layer/setOverlay(_:forKey:)``): presentation value =
+///    **additive overlay** on the layer (`Layer.setOverlay(_:forKey:)`): presentation value =
 ///    model value + effect values + running animations; model values never change;
 /// 3. `center` maps to `position`, a `layer.` prefix is stripped, and presentation positions snap
-///    to whole pixels at the layer's `contentsScale` (done by ``Layer/presentation(at:)``).
+///    to whole pixels at the layer's `contentsScale` (done by `Layer.presentation(at:)`).
 public struct MotionEffectApplicator: Hashable, Sendable {
   /// The orientation of the interface the layers belong to.
   public var interfaceOrientation: InterfaceOrientation

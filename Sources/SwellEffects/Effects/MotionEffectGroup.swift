@@ -5,7 +5,7 @@ import SwellLayers
 ///
 /// Each child is asked in order; values for the same key path are **summed** with Core
 /// Animation's addition (numbers, points, sizes, rectangles and colours component-wise,
-/// transforms concatenated; ``LayerValue/adding(_:)``). A later value whose kind cannot be added
+/// transforms concatenated; `LayerValue.adding(_:)`). A later value whose kind cannot be added
 /// to the earlier one is dropped.
 public struct MotionEffectGroup: MotionEffect {
   /// The child effects, asked in order.

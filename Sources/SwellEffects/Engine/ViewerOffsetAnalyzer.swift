@@ -21,7 +21,8 @@ public struct ViewerOffsetAnalyzer: Hashable, Sendable {
   public private(set) var rawOffset = ViewerOffset.zero
   /// The smoothed offset (§3.4).
   public private(set) var smoothedOffset = ViewerOffset.zero
-  /// The directional-lock accumulator (§3.5): positive while tilting mostly horizontally.
+  /// The directional-lock accumulator (§3.5), offset units: positive while tilting mostly
+  /// horizontally, negative while tilting mostly vertically.
   public private(set) var lockAccumulator = 0.0
   /// The analyzer's output: the viewer offset after smoothing and the directional lock.
   public private(set) var offset = ViewerOffset.zero

@@ -26,7 +26,7 @@ extension ViewerOffsetEngine {
     /// The lock's stickiness: the accumulator decays by `k = 0.95 + 0.05 · stickiness` per
     /// update. Default **0.5** (k = 0.975).
     public var directionalLockStickiness = 0.5
-    /// The accumulator magnitude above which the lock engages. Default **0.3**.
+    /// The accumulator magnitude (offset units) above which the lock engages. Default **0.3**.
     public var directionalLockThreshold = 0.3
     /// The lock's sharpness: strength = `clamp(((|lock| − T)/T) / (1 − sharpness + 1.2e−7), 0,
     /// 1)`. Default **0.1**.
@@ -66,7 +66,8 @@ extension ViewerOffsetEngine {
     /// The display's maximum refresh rate, Hz; above 60 the rates become 32, 48 and 8 per
     /// second. Default **60**.
     public var maximumRefreshRate = 60.0
-    /// The offset counts as centered while |h| and |v| are both below this. Default **0.03**.
+    /// The offset counts as centered while |h| and |v| are both below this (offset units).
+    /// Default **0.03**.
     public var centeredThreshold = 0.03
     /// `UIMotionEffectAccumulationThreshold`: an update is not applied while the offset is
     /// closer than this (Euclidean, offset units) to the last applied one. Default **0.015**.

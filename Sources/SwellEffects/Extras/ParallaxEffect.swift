@@ -16,9 +16,9 @@ import SwellLayers
 /// Limits clamp before smoothing in parallax.js and after it here (the input is smoothed
 /// upstream); the resting values are the same.
 public struct ParallaxEffect: MotionEffect {
-  /// The layer's depth multiplier on x (`data-depth-x`, or `data-depth`); 0 stays put.
+  /// The layer's depth multiplier on x, dimensionless (`data-depth-x`, or `data-depth`); 0 stays put.
   public var depthX: Double
-  /// The layer's depth multiplier on y (`data-depth-y`, or `data-depth`).
+  /// The layer's depth multiplier on y, dimensionless (`data-depth-y`, or `data-depth`).
   public var depthY: Double
   /// The element (scene) size the scalars are percentages of, points.
   public var elementSize: Size

@@ -6,7 +6,7 @@ import SwellLayers
 /// `horizontal · maxHorizontalTiltAngle` and about its x axis by
 /// `−vertical · maxVerticalTiltAngle`, seen in perspective, optionally scaled up.
 ///
-/// It returns one `transform` value (a ``Transform3D`` about the layer's anchor point), added to
+/// It returns one `transform` value (a `Transform3D` about the layer's anchor point), added to
 /// the model transform by concatenation. With the default signs the card follows the device,
 /// exaggerating its tilt: screen turned to the viewer's right → the card's right edge recedes;
 /// screen turned down → its top edge comes toward the viewer. ``reverse`` flips both.
@@ -29,7 +29,7 @@ public struct TiltCardEffect: MotionEffect {
   /// The eye's distance from the card, points (vanilla-tilt's `perspective`, default 1000);
   /// 0 or less: no perspective.
   public var perspectiveDistance = 1000.0
-  /// The scale applied while tilting (vanilla-tilt's `scale`, default 1).
+  /// The scale factor applied while tilting, dimensionless (vanilla-tilt's `scale`, default 1).
   public var scale = 1.0
   /// Turns the other way (vanilla-tilt's `reverse`, Atropos's `rotateXInvert`/`rotateYInvert`).
   public var reverse = false
