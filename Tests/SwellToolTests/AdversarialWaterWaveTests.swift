@@ -183,8 +183,8 @@ struct AdversarialWaterWaveTests {
 
   /// Random motion (seeded) with jitter, gaps of seconds and an epoch start: the values at the
   /// shared frame times are identical at 60 and 120 fps, and JSON carries the same numbers as CSV.
-  @Test(arguments: [1 as UInt64, 2, 3])
-  func randomMotionFrameRateIndependence(seed: UInt64) throws {
+  @Test(arguments: [1 as UInt64, 2, 3], ["classic", "sloshing"])
+  func randomMotionFrameRateIndependence(seed: UInt64, response: String) throws {
     var rng = SplitMix64(seed: seed)
     let folder = try adversarialFolder("random")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -201,17 +201,19 @@ struct AdversarialWaterWaveTests {
         rotationRate: Vector3(pitch, 0, 0))
     }
     let path = try writeFile(deviceMotionCSV(rows), named: "m.csv", in: folder)
-    let comment = "seed \(seed)"
-    let a = try traceTable(["waterwave", "--motion", path, "--fps", "60"], comment)
-    let b = try traceTable(["waterwave", "--motion", path, "--fps", "120"], comment)
-    try checkTraceInvariants(a, fps: 60, comment)
-    try checkTraceInvariants(b, fps: 120, comment)
+    let comment = "seed \(seed) \(response)"
+    let common = ["waterwave", "--motion", path, "--response", response]
+    let a = try traceTable(common + ["--fps", "60"], comment)
+    let b = try traceTable(common + ["--fps", "120"], comment)
+    let sloshing = response == "sloshing"
+    try checkTraceInvariants(a, fps: 60, sloshing: sloshing, comment)
+    try checkTraceInvariants(b, fps: 120, sloshing: sloshing, comment)
     for (i, row) in a.rows.enumerated() where 2 * i < b.rows.count {
       let other = b.rows[2 * i]
       #expect(row == other, "\(comment): frame \(i): \(row) vs \(other)")
       if row != other { break }
     }
-    let json = try runSwell(["trace", "waterwave", "--motion", path, "--format", "json"])
+    let json = try runSwell(["trace"] + common + ["--format", "json"])
     try #require(json.status == 0, "\(comment): \(json.err)")
     let parsed = try TraceTable(json: json.out, header: a.header)
     try #require(parsed.rows.count == a.rows.count, "\(comment): JSON row count")
