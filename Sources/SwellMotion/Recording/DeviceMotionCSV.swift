@@ -136,6 +136,12 @@ public enum DeviceMotionCSV {
       guard q.norm > 1e-6 else {
         throw scanner.error(line.number, "attitude.w", "the attitude quaternion is zero")
       }
+      // Components near 1e300 overflow the norm, and normalising would silently give the
+      // identity: refuse them instead.
+      guard q.norm.isFinite else {
+        throw scanner.error(
+          line.number, "attitude.w", "the attitude quaternion is too large to normalise")
+      }
       var motion = DeviceMotion(
         timestamp: v[0], attitude: Attitude(quaternion: q),
         rotationRate: Vector3(v[11], v[12], v[13]), gravity: Vector3(v[5], v[6], v[7]),

@@ -4,6 +4,9 @@ import SwellMotion
 /// `swell fuse`: a raw IMU recording (any importable format) to a device-motion CSV.
 struct FuseCommand: ToolCommand {
   static let name = "fuse"
+  /// The most rows `--rate` may resample to (about 2 GB of CSV).
+  static let maximumRows = 10_000_000
+
   static let summary = "raw IMU recording to device motion (attitude, gravity, user acceleration)"
   static let help = """
     Usage: swell fuse INPUT -o OUT.csv [--6d|--9d] [--reference-frame NAME] [--rate HZ]
@@ -93,7 +96,18 @@ struct FuseCommand: ToolCommand {
       }
     }
     if showProgress { console.err("\r\u{1B}[K") }
-    if let rate { motions = DeviceMotion.resample(motions, rate: rate) }
+    if let rate {
+      // A rate far above the recording's makes more rows than fit in memory (and a row count
+      // past Int.max): refuse it in one line instead of crashing.
+      let span = (motions.last?.timestamp ?? 0) - (motions.first?.timestamp ?? 0)
+      let rows = span * rate
+      guard rows < Double(maximumRows) else {
+        throw UsageError(
+          "--rate \(rate) Hz over \(span) s makes "
+            + "more than \(maximumRows) rows; lower --rate")
+      }
+      motions = DeviceMotion.resample(motions, rate: rate)
+    }
     do {
       try DeviceMotionCSV.write(
         motions, to: URL(fileURLWithPath: output), referenceFrame: outputFrame,

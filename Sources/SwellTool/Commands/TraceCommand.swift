@@ -104,13 +104,13 @@ struct TraceCommand: ToolCommand {
     let frames = traced * fps
     guard frames < Double(maximumFrames) else {
       throw ToolError(
-        "\(Int(frames)) frames is too many (at most \(maximumFrames)); lower --fps or --duration")
+        "\(count(frames)) frames is too many (at most \(maximumFrames)); lower --fps or --duration")
     }
     if let script {
       let samples = script.duration * motionRate
       guard samples < Double(maximumFrames) else {
         throw ToolError(
-          "--script: \(Int(samples)) motion samples is too many (at most \(maximumFrames)); "
+          "--script: \(count(samples)) motion samples is too many (at most \(maximumFrames)); "
             + "lower --motion-rate or shorten the script")
       }
       motion = script.samples(rate: motionRate)
@@ -152,6 +152,12 @@ struct TraceCommand: ToolCommand {
       console.out(text)
     }
     return 0
+  }
+
+  /// A frame or sample count for a message: whole numbers up to 10¹⁵, exponent form above (a
+  /// huge `--duration` must not trap converting to `Int`).
+  static func count(_ v: Double) -> String {
+    v < 1e15 ? String(Int(v)) : "\(v)"
   }
 
   /// Appends one trace row as CSV or as a JSON object.
