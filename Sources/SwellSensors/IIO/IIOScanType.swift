@@ -175,7 +175,8 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
     switch kind {
     case .float:
       let w = word(bytes, at: offset + element * storageBytes)
-      return storageBits == 32 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: w)))
+      return storageBits == 32
+        ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: w)))
         : Double(bitPattern: w)
     case .unsigned where bits == 64:
       return Double(word(bytes, at: offset + element * storageBytes) >> UInt64(shift))
