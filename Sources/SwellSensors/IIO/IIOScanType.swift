@@ -189,8 +189,8 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
 extension StringProtocol {
   /// The string without leading and trailing spaces, tabs and newlines.
   func trimmingWhitespace() -> String {
-    let ws: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-    guard let first = firstIndex(where: { !ws($0) }), let last = lastIndex(where: { !ws($0) })
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
     else { return "" }
     return String(self[first...last])
   }
