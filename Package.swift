@@ -55,7 +55,9 @@ let package = Package(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
-    .testTarget(name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
     .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
     .testTarget(

@@ -1,0 +1,305 @@
+import Foundation
+import SwellLayers
+
+/// Something that shows live frames: an SDL window (``LiveWindow``) or a terminal
+/// (``TerminalView``).
+public protocol LiveDisplay: AnyObject {
+  /// The size of the frame buffer to render, pixels.
+  var frameSize: (width: Int, height: Int) { get }
+  /// True when presents wait for the display's vertical sync (they pace the loop).
+  var isVsynced: Bool { get }
+  /// The display's refresh rate, Hz.
+  var refreshRate: Double { get }
+  /// A short description for the HUD, e.g. `sdl opengl` or `terminal 80×24`.
+  var displayName: String { get }
+  /// Seconds on the display's monotonic clock.
+  ///
+  /// - Returns: The current time, seconds.
+  func now() -> Double
+  /// The events since the last call, without waiting.
+  ///
+  /// - Returns: The events in order.
+  func pollEvents() -> [LiveEvent]
+  /// Shows a frame and returns when it was presented.
+  ///
+  /// - Parameters:
+  ///   - canvas: The frame.
+  ///   - readBack: When given, receives the displayed pixels (width, height, bytes per row,
+  ///     bytes) before the present.
+  /// - Returns: The present time, seconds on ``now()``'s clock.
+  /// - Throws: When the display fails.
+  func present(
+    _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double
+  /// Sleeps, for frame-rate caps and pauses.
+  ///
+  /// - Parameter seconds: Seconds.
+  func wait(seconds: Double)
+}
+
+extension LiveWindow: LiveDisplay {
+  /// The drawable size, pixels.
+  public var frameSize: (width: Int, height: Int) { drawableSize }
+
+  /// `sdl` with the video and render drivers.
+  public var displayName: String { "sdl \(videoDriverName)/\(rendererName)" }
+
+  /// Shows a frame (see ``present(pixels:width:height:bytesPerRow:readBack:)``).
+  ///
+  /// - Parameters:
+  ///   - canvas: The frame.
+  ///   - readBack: Receives the displayed pixels before the present.
+  /// - Returns: The present time, seconds.
+  /// - Throws: ``LiveWindowError`` when SDL fails.
+  public func present(
+    _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    try canvas.withUnsafeBytes { bytes in
+      try present(
+        pixels: bytes, width: canvas.width, height: canvas.height,
+        bytesPerRow: canvas.bytesPerRow, readBack: readBack)
+    }
+  }
+}
+
+/// What a live loop shows: it renders a frame for a display-link frame and reacts to the
+/// events the loop does not handle itself (arrows, `r`, pointer moves, other keys).
+public protocol LiveContent: AnyObject {
+  /// Renders the frame for `frame.targetTimestamp` into the canvas (which has the display's
+  /// frame size, and may change size between calls after a resize).
+  ///
+  /// - Parameters:
+  ///   - frame: The display-link frame; times are scene seconds.
+  ///   - canvas: Where to draw.
+  /// - Throws: When rendering fails (the loop stops and rethrows).
+  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws
+  /// Reacts to an event.
+  ///
+  /// - Parameters:
+  ///   - event: A key (other than q, Escape, space, s, h), pointer move or resize.
+  ///   - time: The scene time, seconds.
+  func handle(_ event: LiveEvent, at time: Double)
+  /// Extra HUD lines (viewer offset, motion source, ...).
+  ///
+  /// - Parameter time: The scene time, seconds.
+  /// - Returns: The lines.
+  func hudLines(at time: Double) -> [String]
+}
+
+/// Options of a ``LiveLoop``.
+public struct LiveLoopOptions: Sendable {
+  /// The frame-rate cap, frames per second (`--fps`); `nil` follows the display (vsync) or 60.
+  public var framesPerSecondCap: Double?
+  /// Stop after this many rendered frames (`--frames`); `nil` runs until quit.
+  public var frameLimit: Int?
+  /// The scene time of frame 0, seconds.
+  public var startTime: Double = 0
+  /// Take a screenshot of the frame at this many seconds after frame 0 (`--screenshot-at`).
+  public var screenshotAt: Double?
+  /// Where ``screenshotAt`` writes its PNG.
+  public var screenshotPath: String?
+  /// Where the `s` key saves PNGs: a folder (default: the current one).
+  public var screenshotFolder = "."
+  /// The file-name stem of `s` screenshots.
+  public var screenshotStem = "swell-live"
+  /// Show the HUD from the start.
+  public var showHUD = false
+
+  /// Creates default options.
+  public init() {}
+}
+
+/// Runs a live view: polls events, ticks a ``DisplayLink`` from present timestamps (vsync),
+/// renders the content, draws the HUD, presents, and counts frame statistics.
+///
+/// Standard keys: `q`/Escape quit, space pauses (scene time stops), `s` saves a PNG
+/// screenshot, `h` toggles the HUD. Scene time runs with the display's clock minus paused
+/// time, starting at ``LiveLoopOptions/startTime``.
+public final class LiveLoop {
+  /// The display frames go to.
+  public let display: any LiveDisplay
+  /// The content rendered each frame.
+  public let content: any LiveContent
+  /// The options.
+  public let options: LiveLoopOptions
+  /// The statistics so far.
+  public private(set) var statistics: FrameStatistics
+  /// The paths of the screenshots taken so far.
+  public private(set) var screenshots: [String] = []
+  /// Called with one-line messages for standard output (screenshot paths).
+  public var onMessage: (String) -> Void = { _ in }
+  /// The number of frames rendered so far.
+  public private(set) var renderedFrames = 0
+  /// Whether the loop is paused.
+  public private(set) var isPaused = false
+
+  /// Creates a loop.
+  ///
+  /// - Parameters:
+  ///   - display: The window or terminal.
+  ///   - content: What to render.
+  ///   - options: Frame limits, caps and screenshots.
+  public init(display: any LiveDisplay, content: any LiveContent, options: LiveLoopOptions) {
+    self.display = display
+    self.content = content
+    self.options = options
+    statistics = FrameStatistics(
+      targetFramesPerSecond: LiveLoop.targetRate(
+        cap: options.framesPerSecondCap, refresh: display.refreshRate,
+        vsynced: display.isVsynced))
+  }
+
+  /// The frame rate a loop aims for: the cap, no higher than the refresh rate when vsynced;
+  /// the cap or 60 otherwise.
+  ///
+  /// - Parameters:
+  ///   - cap: The `--fps` cap, frames per second, or `nil`.
+  ///   - refresh: The display's refresh rate, Hz.
+  ///   - vsynced: Whether presents wait for vsync.
+  /// - Returns: Frames per second.
+  public static func targetRate(cap: Double?, refresh: Double, vsynced: Bool) -> Double {
+    let r = refresh > 0 ? refresh : 60
+    if vsynced { return min(cap ?? r, r) }
+    return cap ?? 60
+  }
+
+  /// Runs until quit or the frame limit.
+  ///
+  /// - Throws: Display or rendering failures, and screenshot write failures.
+  public func run() throws {
+    let rate = statistics.targetFramesPerSecond
+    var link = DisplayLink(preferredFramesPerSecond: rate, startTime: options.startTime)
+    let interval = 1 / rate
+    // Sleep-based capping applies when presents are not paced by vsync at the target rate.
+    let capSleeps = !display.isVsynced || rate < 0.95 * display.refreshRate
+    let origin = display.now()
+    var pausedTotal = 0.0
+    var pauseStart = 0.0
+    var showHUD = options.showHUD
+    var canvas = try makeCanvas()
+    var lastSceneTime = options.startTime - interval
+    var nextDue = origin
+    var screenshotPending = false
+    var timedScreenshotDone = options.screenshotAt == nil
+    var renderMilliseconds = 0.0
+    var lastTarget: Double?
+    func sceneTime(_ live: Double) -> Double {
+      options.startTime - interval + (live - origin - pausedTotal)
+    }
+
+    while true {
+      for event in display.pollEvents() {
+        switch event {
+        case .quit, .key(.escape), .key(.character("q")):
+          return
+        case .key(.space):
+          isPaused.toggle()
+          link.isPaused = isPaused
+          if isPaused {
+            pauseStart = display.now()
+          } else {
+            pausedTotal += display.now() - pauseStart
+            statistics.resetInterval()
+          }
+        case .key(.character("s")):
+          screenshotPending = true
+        case .key(.character("h")):
+          showHUD.toggle()
+        case .resized:
+          canvas = try makeCanvas()
+          statistics.resetInterval()
+          content.handle(event, at: lastSceneTime)
+        default:
+          content.handle(event, at: lastSceneTime)
+        }
+      }
+      if isPaused {
+        if screenshotPending {
+          screenshotPending = false
+          try saveScreenshot(canvas, path: nextScreenshotPath())
+        }
+        display.wait(seconds: interval)
+        continue
+      }
+      if capSleeps {
+        let now = display.now()
+        let slack = display.isVsynced ? 0.5 / display.refreshRate : 0
+        display.wait(seconds: nextDue - slack - now)
+        nextDue = max(nextDue + interval, display.now() - interval)
+      }
+      guard var frame = link.tick(presentedAt: lastSceneTime) else { continue }
+      if let previous = lastTarget, frame.targetTimestamp <= previous {
+        // After a late frame the link predicted a long interval; keep scene time increasing.
+        frame.targetTimestamp = previous + 0.25 * interval
+      }
+      var timedShot = false
+      if !timedScreenshotDone, let at = options.screenshotAt,
+        frame.targetTimestamp >= options.startTime + at - 1e-9
+      {
+        // Snap this frame to the requested time so the screenshot matches an offline render.
+        frame = DisplayLinkFrame(
+          index: frame.index, timestamp: frame.timestamp,
+          targetTimestamp: options.startTime + at)
+        timedShot = true
+        timedScreenshotDone = true
+      }
+      lastTarget = frame.targetTimestamp
+      let renderStart = display.now()
+      try content.render(frame, into: canvas)
+      renderMilliseconds = (display.now() - renderStart) * 1000
+      if showHUD {
+        var lines = [
+          String(
+            format: "%.1f fps  frame %.1f ms  ", statistics.medianFramesPerSecond,
+            renderMilliseconds) + display.displayName,
+          String(format: "t %.2f s  frame %d", frame.targetTimestamp, frame.index),
+        ]
+        lines += content.hudLines(at: frame.targetTimestamp)
+        canvas.drawHUD(lines: lines)
+      }
+      var shots: [String] = []
+      if timedShot { shots.append(options.screenshotPath ?? nextScreenshotPath()) }
+      if screenshotPending {
+        screenshotPending = false
+        shots.append(nextScreenshotPath())
+      }
+      let presentTime: Double
+      if shots.isEmpty {
+        presentTime = try display.present(canvas, readBack: nil)
+      } else {
+        presentTime = try display.present(canvas) { w, h, stride, bytes in
+          for path in shots {
+            try LiveCanvas.writePNG(
+              pixels: bytes, width: w, height: h, bytesPerRow: stride, to: path)
+            self.screenshots.append(path)
+            self.onMessage("screenshot: \(path)")
+          }
+        }
+      }
+      statistics.recordPresent(at: presentTime)
+      lastSceneTime = sceneTime(presentTime)
+      renderedFrames += 1
+      if let limit = options.frameLimit, renderedFrames >= limit { return }
+    }
+  }
+
+  private func makeCanvas() throws -> LiveCanvas {
+    let size = display.frameSize
+    return try LiveCanvas(width: max(1, size.width), height: max(1, size.height))
+  }
+
+  private func saveScreenshot(_ canvas: LiveCanvas, path: String) throws {
+    try canvas.writePNG(to: path)
+    screenshots.append(path)
+    onMessage("screenshot: \(path)")
+  }
+
+  private func nextScreenshotPath() -> String {
+    var n = screenshots.count + 1
+    while true {
+      let path = "\(options.screenshotFolder)/\(options.screenshotStem)-\(n).png"
+      if !FileManager.default.fileExists(atPath: path) { return path }
+      n += 1
+    }
+  }
+}
