@@ -5,4 +5,6 @@ let registeredCommands: [any ToolCommand.Type] = [
   TraceCommand.self,
   EvaluateCommand.self,
   BenchCommand.self,
+  SensorsCommand.self,
+  RecordCommand.self,
 ]
