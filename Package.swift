@@ -37,7 +37,7 @@ let package = Package(
       dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellMotion"]),
+    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
     .target(name: "SwellRender", dependencies: ["SwellLayers", "CCairo", "CSDL2"]),
 
     // MARK: The command-line tool
@@ -55,7 +55,9 @@ let package = Package(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
-    .testTarget(name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
     .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
     .testTarget(

@@ -1,6 +1,6 @@
 /// A 2D path of move, line, cubic Bézier and close elements, in points.
 ///
-/// Paths are value types; ``ShapeLayer``-style consumers fill them with the non-zero rule.
+/// Paths are value types; `ShapeLayer` fills them with its fill rule (non-zero by default).
 public struct Path: Hashable, Sendable, Codable {
   /// One element of a path.
   public enum Element: Hashable, Sendable, Codable {

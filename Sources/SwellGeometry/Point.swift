@@ -149,7 +149,8 @@ public struct Rect: Hashable, Sendable, Codable {
   /// The smallest rectangle containing both.
   ///
   /// - Parameter other: The other rectangle.
-  /// - Returns: The union; an empty operand is ignored.
+  /// - Returns: The union. An operand equal to ``zero`` is ignored (it plays the part of
+  ///   `CGRect.null`); any other zero-size rectangle counts as its origin point.
   public func union(_ other: Rect) -> Rect {
     if isEmpty && origin == .zero { return other }
     if other.isEmpty && other.origin == .zero { return self }

@@ -42,6 +42,10 @@ public struct Quaternion: Hashable, Sendable, Codable {
   @inlinable
   public init(axis: Vector3, angle: Double) {
     let n = axis.normalized()
+    guard n != .zero else {
+      self = .identity
+      return
+    }
     let h = angle / 2
     let s = sin(h)
     self.init(w: cos(h), x: n.x * s, y: n.y * s, z: n.z * s)
@@ -168,17 +172,18 @@ public struct Quaternion: Hashable, Sendable, Codable {
   /// - Returns: A unit quaternion.
   public func slerp(to other: Quaternion, fraction t: Double) -> Quaternion {
     var b = other
-    var c = dot(b)
-    if c < 0 {
-      b = Quaternion(w: -b.w, x: -b.x, y: -b.y, z: -b.z)
-      c = -c
-    }
-    if c > 0.9995 {
+    if dot(b) < 0 { b = Quaternion(w: -b.w, x: -b.x, y: -b.y, z: -b.z) }
+    // The 4D angle between the two, from tan(θ/2) = |b − a| / |b + a|: accurate at every angle,
+    // unlike acos of the dot product near 0.
+    let difference = Quaternion(w: b.w - w, x: b.x - x, y: b.y - y, z: b.z - z).norm
+    let sum = Quaternion(w: b.w + w, x: b.x + x, y: b.y + y, z: b.z + z).norm
+    let theta = 2 * atan2(difference, sum)
+    if theta < 1e-6 {
+      // Normalized linear interpolation; it departs from the arc by O(θ³), below 1e-18 here.
       return Quaternion(
         w: w + (b.w - w) * t, x: x + (b.x - x) * t, y: y + (b.y - y) * t, z: z + (b.z - z) * t
       ).normalized()
     }
-    let theta = acos(min(1, c))
     let s = sin(theta)
     let ka = sin((1 - t) * theta) / s
     let kb = sin(t * theta) / s
@@ -205,12 +210,14 @@ public struct Quaternion: Hashable, Sendable, Codable {
     let a = from.normalized()
     let b = to.normalized()
     let d = a.dot(b)
-    if d < -1 + 1e-12 {
+    let c = a.cross(b)
+    // Only (nearly) exact opposites need a chosen axis: the general formula stays accurate to
+    // about 1e-8 rad while |a × b| is above 1e-8, where `1 + d` is still well resolved against it.
+    if d < 0 && c.length < 1e-8 {
       var axis = Vector3.unitX.cross(a)
       if axis.lengthSquared < 1e-12 { axis = Vector3.unitY.cross(a) }
       return Quaternion(axis: axis, angle: .pi)
     }
-    let c = a.cross(b)
     return Quaternion(w: 1 + d, x: c.x, y: c.y, z: c.z).normalized()
   }
 }

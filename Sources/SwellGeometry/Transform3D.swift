@@ -200,3 +200,37 @@ public struct Transform3D: Hashable, Sendable, Codable {
     return Point(x: r.x, y: r.y)
   }
 }
+
+extension Transform3D {
+  /// The inverse transform, or `nil` when it is singular (Gauss-Jordan elimination with partial
+  /// pivoting).
+  public var inverted: Transform3D? {
+    var a = rowMajor
+    var inv = Transform3D.identity.rowMajor
+    for col in 0..<4 {
+      var pivot = col
+      for r in (col + 1)..<4 where abs(a[r * 4 + col]) > abs(a[pivot * 4 + col]) { pivot = r }
+      let p = a[pivot * 4 + col]
+      guard abs(p) > 1e-14, p.isFinite else { return nil }
+      if pivot != col {
+        for k in 0..<4 {
+          a.swapAt(col * 4 + k, pivot * 4 + k)
+          inv.swapAt(col * 4 + k, pivot * 4 + k)
+        }
+      }
+      for k in 0..<4 {
+        a[col * 4 + k] /= p
+        inv[col * 4 + k] /= p
+      }
+      for r in 0..<4 where r != col {
+        let f = a[r * 4 + col]
+        if f == 0 { continue }
+        for k in 0..<4 {
+          a[r * 4 + k] -= f * a[col * 4 + k]
+          inv[r * 4 + k] -= f * inv[col * 4 + k]
+        }
+      }
+    }
+    return Transform3D(rowMajor: inv)
+  }
+}

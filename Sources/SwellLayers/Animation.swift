@@ -1,8 +1,11 @@
+import SwellGeometry
+
 /// How an animation affects its property outside its active time (`CAMediaTimingFillMode`).
 public enum FillMode: String, Hashable, Sendable, Codable {
   /// No effect before the begin time or after the end.
   case removed
-  /// Holds the final value after the end.
+  /// Holds the final value after the end (only for an animation that is not removed on
+  /// completion, as in Core Animation).
   case forwards
   /// Applies the initial value before the begin time.
   case backwards
@@ -31,18 +34,21 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
   public var beginTime: Double
   /// The duration of one repetition, seconds; must be positive.
   public var duration: Double
-  /// The easing curve.
+  /// The easing curve (Core Animation's default for an explicit animation is linear pacing).
   public var timingFunction: TimingFunction
   /// Whether the value is added to the model value.
   public var isAdditive: Bool
   /// The behaviour outside the active time.
   public var fillMode: FillMode
-  /// How many times the animation plays (fractions allowed; `.infinity` forever).
+  /// How many times the animation plays (fractions allowed; `.infinity` forever). Zero, a
+  /// negative count or NaN plays once, as Core Animation ignores a `repeatCount` of 0.
   public var repeatCount: Double
   /// Whether each repetition plays forwards then backwards.
   public var autoreverses: Bool
-  /// Whether the animation is dropped from its layer once it is over (and its fill mode does not
-  /// hold it).
+  /// Whether the animation is dropped from its layer once it is over. As in Core Animation, a
+  /// removed animation has no effect after its end **whatever its fill mode**: to hold the final
+  /// value, set ``fillMode`` to ``FillMode/forwards`` (or ``FillMode/both``) **and** this to
+  /// `false`.
   public var isRemovedOnCompletion: Bool
 
   /// Creates an animation.
@@ -54,7 +60,8 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
   ///   - byValue: The change, or `nil`.
   ///   - beginTime: Seconds on the tree's clock.
   ///   - duration: Seconds, positive.
-  ///   - timingFunction: The easing curve (default `.default`, as Core Animation's).
+  ///   - timingFunction: The easing curve (default `.linear`: Core Animation's `nil` timing
+  ///     function, linear pacing).
   ///   - isAdditive: Add to the model value (default `false`).
   ///   - fillMode: Outside the active time (default `.removed`).
   ///   - repeatCount: Repetitions (default 1).
@@ -63,7 +70,7 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
   public init(
     keyPath: String, fromValue: LayerValue? = nil, toValue: LayerValue? = nil,
     byValue: LayerValue? = nil, beginTime: Double, duration: Double,
-    timingFunction: TimingFunction = .default, isAdditive: Bool = false,
+    timingFunction: TimingFunction = .linear, isAdditive: Bool = false,
     fillMode: FillMode = .removed, repeatCount: Double = 1, autoreverses: Bool = false,
     isRemovedOnCompletion: Bool = true
   ) {
@@ -82,9 +89,16 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
     self.isRemovedOnCompletion = isRemovedOnCompletion
   }
 
-  /// The total active duration, seconds: `duration × repeatCount`, doubled when autoreversing.
+  /// The number of repetitions actually played: ``repeatCount``, or 1 when it is zero, negative
+  /// or NaN.
+  public var effectiveRepeatCount: Double {
+    repeatCount > 0 ? repeatCount : 1
+  }
+
+  /// The total active duration, seconds: `duration × effectiveRepeatCount`, doubled when
+  /// autoreversing.
   public var activeDuration: Double {
-    duration * max(repeatCount, 0) * (autoreverses ? 2 : 1)
+    duration * effectiveRepeatCount * (autoreverses ? 2 : 1)
   }
 
   /// The end of the active time, seconds on the tree's clock.
@@ -102,7 +116,7 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
     }
     let active = activeDuration
     if local >= active {
-      guard fillMode == .forwards || fillMode == .both else { return nil }
+      guard !isRemovedOnCompletion, fillMode == .forwards || fillMode == .both else { return nil }
       local = active
     }
     let cycle = autoreverses ? 2 * duration : duration
@@ -137,7 +151,7 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
     let base = isAdditive ? model.zero : model
     var from = fromValue
     var to = toValue
-    if from == nil, let to0 = to, let by = byValue { from = to0.subtracting(by) }
+    if from == nil, let to0 = to, let by = byValue { from = to0.removingFromEnd(by) }
     if to == nil, let from0 = from, let by = byValue { to = from0.adding(by) }
     if from == nil, to == nil, let by = byValue {
       from = base
@@ -148,11 +162,35 @@ public struct BasicAnimation: Hashable, Sendable, Codable {
     return start.interpolated(to: end, fraction: p)
   }
 
-  /// True when the animation has ended by `time` and no longer contributes (it can be dropped).
+  /// True when the animation has ended by `time` and is removed on completion, so it no longer
+  /// contributes and can be dropped.
   ///
   /// - Parameter time: Seconds on the tree's clock.
   /// - Returns: Whether it is over and removable.
   public func isFinished(at time: Double) -> Bool {
-    time >= endTime && isRemovedOnCompletion && (fillMode == .removed || fillMode == .backwards)
+    time >= endTime && isRemovedOnCompletion
+  }
+}
+
+extension LayerValue {
+  /// The value `s` with `s.adding(other) == self`: `self − other` for numbers, points, sizes,
+  /// rectangles and colours; for transforms `self` followed by the inverse of `other` (the start
+  /// of a `toValue`/`byValue` animation, since transform addition is concatenation and does not
+  /// commute). A singular `other` leaves `self` unchanged.
+  fileprivate func removingFromEnd(_ other: LayerValue) -> LayerValue? {
+    switch (self, other) {
+    case (.affineTransform(let a), .affineTransform(let b)):
+      guard let inv = b.inverted else { return self }
+      return .affineTransform(a.concatenating(inv))
+    case (.transform3D, .transform3D), (.transform3D, .affineTransform),
+      (.affineTransform, .transform3D):
+      guard let a = Transform3D(layerValue: self), let b = Transform3D(layerValue: other) else {
+        return nil
+      }
+      guard let inv = b.inverted else { return .transform3D(a) }
+      return .transform3D(a.concatenating(inv))
+    default:
+      return subtracting(other)
+    }
   }
 }

@@ -58,6 +58,18 @@ open class Layer {
   /// (motion effects use these, like UIKit's never-removed additive animations).
   public private(set) var overlays: [(key: String, values: [String: LayerValue])] = []
 
+  /// The `transform.*` components last written through a key path, with the transform they
+  /// built. While `transform` still equals it, the sub-key paths read these components back
+  /// instead of decomposing the matrix, so angles outside (−π, π] (and `rotation.y` beyond ±π/2)
+  /// round-trip exactly and retargeting a rotation does not spin through a full turn.
+  private var transformComponentsCache: (transform: Transform3D, components: TransformComponents)?
+
+  /// The `transform.*` components of the current transform (see `transformComponentsCache`).
+  private var transformComponents: TransformComponents {
+    if let c = transformComponentsCache, c.transform == transform { return c.components }
+    return TransformComponents(transform)
+  }
+
   /// Creates a layer with default values.
   public init() {}
 
@@ -140,7 +152,7 @@ open class Layer {
   }
 
   /// The transform from this layer's bounds space to its superlayer's space, including the
-  /// anchor-point pivot and perspective (a 4×4 in the row-vector convention of ``Transform3D``).
+  /// anchor-point pivot and perspective (a 4×4 in the row-vector convention of `Transform3D`).
   public var transformToSuperlayer: Transform3D {
     let ax = bounds.origin.x + anchorPoint.x * bounds.width
     let ay = bounds.origin.y + anchorPoint.y * bounds.height
@@ -212,6 +224,11 @@ open class Layer {
     timingFunction: TimingFunction = .easeInEaseOut, at time: Double
   ) -> Bool {
     let path = LayerKeyPath.canonical(keyPath)
+    var value = value
+    // UIKit's `transform` is a CGAffineTransform: embed it, as `setValue` does.
+    if path == "transform", case .affineTransform(let a) = value {
+      value = .transform3D(Transform3D(a))
+    }
     guard let old = self.value(forKeyPath: path), let delta = old.subtracting(value),
       setValue(value, forKeyPath: path)
     else { return false }
@@ -292,6 +309,7 @@ open class Layer {
     l.isHidden = isHidden
     l.zPosition = zPosition
     l.contentsScale = contentsScale
+    l.transformComponentsCache = transformComponentsCache
   }
 
   /// Called on each presentation copy after its animated values are applied; subclasses whose
@@ -337,7 +355,7 @@ open class Layer {
     case "zPosition": return .number(zPosition)
     default:
       if path.hasPrefix("transform.") {
-        let d = TransformComponents(transform)
+        let d = transformComponents
         return d.value(for: String(path.dropFirst("transform.".count))).map { .number($0) }
       }
       return nil
@@ -377,9 +395,10 @@ open class Layer {
     case ("zPosition", .number(let v)): zPosition = v
     default:
       if path.hasPrefix("transform."), case .number(let v) = value {
-        var d = TransformComponents(transform)
+        var d = transformComponents
         guard d.set(String(path.dropFirst("transform.".count)), to: v) else { return false }
         transform = d.transform
+        transformComponentsCache = (transform, d)
         return true
       }
       return false
@@ -433,9 +452,10 @@ open class Layer {
 
 /// Maps UIKit (`UIView`) key paths onto Core Animation layer key paths.
 public enum LayerKeyPath {
-  /// The Core Animation spelling of a key path: strips a `layer.` prefix, maps `center` to
-  /// `position`, `alpha` to `opacity`, `transform.rotation` to `transform.rotation.z`, and
-  /// `frame.size`/`bounds.size` spellings to `bounds.size`; unknown paths pass through.
+  /// The Core Animation spelling of a key path: strips a `layer.` prefix, maps `center` (and
+  /// `center.x`/`.y`) to `position`, `alpha` to `opacity`, `transform.rotation` to
+  /// `transform.rotation.z`, `transform.scale` to `transform.scale.xy` (x and y, the 2D scale),
+  /// and `frame.size` (and `.width`/`.height`) to `bounds.size`; unknown paths pass through.
   ///
   /// - Parameter keyPath: The key path as written.
   /// - Returns: The canonical key path.
@@ -446,6 +466,7 @@ public enum LayerKeyPath {
     if p == "alpha" { p = "opacity" }
     if p == "transform.rotation" { p = "transform.rotation.z" }
     if p == "transform.scale" { p = "transform.scale.xy" }
+    if p == "frame.size" || p.hasPrefix("frame.size.") { p = "bounds" + p.dropFirst("frame".count) }
     return p
   }
 }
@@ -468,9 +489,15 @@ struct TransformComponents {
     let r1 = Vector3(t.m21, t.m22, t.m23)
     let r2 = Vector3(t.m31, t.m32, t.m33)
     scale = Vector3(r0.length, r1.length, r2.length)
-    let n0 = scale.x > 0 ? r0 / scale.x : .unitX
+    var n0 = scale.x > 0 ? r0 / scale.x : .unitX
     let n1 = scale.y > 0 ? r1 / scale.y : .unitY
     let n2 = scale.z > 0 ? r2 / scale.z : .unitZ
+    // A mirror image (negative determinant) is a flip in x: a negative x scale, so the rest is
+    // a proper rotation and rebuilding keeps the flip.
+    if r0.dot(r1.cross(r2)) < 0 {
+      scale.x = -scale.x
+      n0 = -n0
+    }
     // Row-vector rotation R = Rx·Ry·Rz; recover the angles.
     let ry = asin(min(1, max(-1, -n0.z)))
     let rz = atan2(n0.y, n0.x)

@@ -57,12 +57,13 @@ public enum LayerValue: Hashable, Sendable, Codable {
   /// colours; term-wise for transforms (as `CABasicAnimation` does for matrix values).
   ///
   /// - Parameters:
-  ///   - other: The end value; it must be of the same kind.
+  ///   - other: The end value; it must be of the same kind (an affine transform and a 3D
+  ///     transform mix, the affine one embedded).
   ///   - t: The fraction; 0 gives `self`, 1 gives `other`. Values outside 0...1 extrapolate.
   /// - Returns: The interpolated value, or `nil` when the kinds differ.
   public func interpolated(to other: LayerValue, fraction t: Double) -> LayerValue? {
     func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
-    switch (self, other) {
+    switch LayerValue.promoted(self, other) {
     case (.number(let a), .number(let b)):
       return .number(lerp(a, b))
     case (.point(let a), .point(let b)):
@@ -93,10 +94,11 @@ public enum LayerValue: Hashable, Sendable, Codable {
   /// Core Animation's addition (`CA_addValue:multipliedBy:1`): component-wise sums, and
   /// concatenation for transforms (apply `self`, then `other`).
   ///
-  /// - Parameter other: The value to add; it must be of the same kind.
+  /// - Parameter other: The value to add; it must be of the same kind (an affine transform and a
+  ///   3D transform mix, the affine one embedded).
   /// - Returns: The sum, or `nil` when the kinds differ.
   public func adding(_ other: LayerValue) -> LayerValue? {
-    switch (self, other) {
+    switch LayerValue.promoted(self, other) {
     case (.number(let a), .number(let b)): return .number(a + b)
     case (.point(let a), .point(let b)): return .point(a + b)
     case (.size(let a), .size(let b)): return .size(a + b)
@@ -117,10 +119,11 @@ public enum LayerValue: Hashable, Sendable, Codable {
   /// The difference `self − other`, the inverse of ``adding(_:)``: for transforms, the transform
   /// `d` with `other` then `d` equal to `self` (or `self` when `other` is singular).
   ///
-  /// - Parameter other: The value to subtract; it must be of the same kind.
+  /// - Parameter other: The value to subtract; it must be of the same kind (an affine transform
+  ///   and a 3D transform mix, the affine one embedded).
   /// - Returns: The difference, or `nil` when the kinds differ.
   public func subtracting(_ other: LayerValue) -> LayerValue? {
-    switch (self, other) {
+    switch LayerValue.promoted(self, other) {
     case (.number(let a), .number(let b)): return .number(a - b)
     case (.point(let a), .point(let b)): return .point(a - b)
     case (.size(let a), .size(let b)): return .size(a - b)
@@ -138,6 +141,16 @@ public enum LayerValue: Hashable, Sendable, Codable {
           red: a.red - b.red, green: a.green - b.green, blue: a.blue - b.blue,
           alpha: a.alpha - b.alpha))
     default: return nil
+    }
+  }
+
+  /// The pair with an affine transform embedded as a 3D transform when the other one is 3D, so
+  /// that UIKit's `CGAffineTransform` values combine with `CATransform3D` ones.
+  private static func promoted(_ a: LayerValue, _ b: LayerValue) -> (LayerValue, LayerValue) {
+    switch (a, b) {
+    case (.affineTransform(let x), .transform3D): (.transform3D(Transform3D(x)), b)
+    case (.transform3D, .affineTransform(let y)): (a, .transform3D(Transform3D(y)))
+    default: (a, b)
     }
   }
 
@@ -171,40 +184,6 @@ public enum LayerValue: Hashable, Sendable, Codable {
     case .transform3D(let t): t.rowMajor.allSatisfy(\.isFinite)
     case .color(let c): [c.red, c.green, c.blue, c.alpha].allSatisfy(\.isFinite)
     }
-  }
-}
-
-extension Transform3D {
-  /// The inverse transform, or `nil` when it is singular (Gauss-Jordan elimination with partial
-  /// pivoting).
-  public var inverted: Transform3D? {
-    var a = rowMajor
-    var inv = Transform3D.identity.rowMajor
-    for col in 0..<4 {
-      var pivot = col
-      for r in (col + 1)..<4 where abs(a[r * 4 + col]) > abs(a[pivot * 4 + col]) { pivot = r }
-      let p = a[pivot * 4 + col]
-      guard abs(p) > 1e-14, p.isFinite else { return nil }
-      if pivot != col {
-        for k in 0..<4 {
-          a.swapAt(col * 4 + k, pivot * 4 + k)
-          inv.swapAt(col * 4 + k, pivot * 4 + k)
-        }
-      }
-      for k in 0..<4 {
-        a[col * 4 + k] /= p
-        inv[col * 4 + k] /= p
-      }
-      for r in 0..<4 where r != col {
-        let f = a[r * 4 + col]
-        if f == 0 { continue }
-        for k in 0..<4 {
-          a[r * 4 + k] -= f * a[col * 4 + k]
-          inv[r * 4 + k] -= f * inv[col * 4 + k]
-        }
-      }
-    }
-    return Transform3D(rowMajor: inv)
   }
 }
 

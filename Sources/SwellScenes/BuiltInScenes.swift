@@ -1,3 +1,5 @@
+import SwellWaves
+
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
 public enum BuiltInScenes {
   /// The names of the built-in scenes.
@@ -13,7 +15,25 @@ public enum BuiltInScenes {
     factories.first { $0.name == name }?.make(options)
   }
 
-  private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = []
+  /// The scene file of a built-in scene, for the scenes defined as one (`waterwave`).
+  ///
+  /// - Parameter name: The scene's name.
+  /// - Returns: The description, or `nil` for an unknown name or a scene built in code.
+  public static func file(_ name: String) -> SceneFile? {
+    files.first { $0.name == name }?.file()
+  }
+
+  /// The names of the built-in scenes that are defined as scene files.
+  public static var fileNames: [String] { files.map(\.name) }
+
+  private static let files: [(name: String, file: @Sendable () -> SceneFile)] = [
+    ("waterwave", { SceneFile.waterwave })
+  ]
+
+  private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
+    ("waterwave", { FileScene(file: .waterwave, options: $0) }),
+    ("homescreen", { HomeScreenScene(options: $0) }),
+  ]
 }
 
 /// Options for building a scene.
@@ -26,8 +46,12 @@ public struct SceneOptions: Sendable, Hashable {
   public var height: Double?
   /// The pixels-per-point override.
   public var scale: Double?
-  /// Pins the viewer offset to zero (Reduce Motion).
+  /// Pins the viewer offset to zero (Reduce Motion); stops the water's phase, tilt and
+  /// amplitude response.
   public var reduceMotion = false
+  /// The water's motion response model (classic seed-style tilt, or sloshing); `nil` keeps the
+  /// scene's own (classic for `waterwave`).
+  public var waterResponse: WaterWaveResponse?
 
   /// Creates default options.
   public init() {}

@@ -2,9 +2,10 @@ import Foundation
 import SwellGeometry
 import SwellLayers
 
-/// The JSON scene format (`docs/scenes.md`): a canvas and a tree of layers, with water waves and
-/// motion effects. Loaded and saved by ``SceneFile/load(from:)`` and ``SceneFile/write(to:)``;
-/// errors name the JSON path of the bad field (`layers[2].fill`).
+/// The JSON scene format (`docs/scenes.md`): a canvas, a tree of layers (shapes, gradients,
+/// images, water waves) with motion effects, and how the viewer offset is computed. Loaded and
+/// saved by ``SceneFile/load(from:)`` and ``SceneFile/encoded()``; errors name the file and the
+/// JSON path of the bad field (`scene.json: layers[2].fill: ...`). Run by ``FileScene``.
 public struct SceneFile: Codable, Sendable, Hashable {
   /// The format version; this reader understands 1.
   public var swellScene: Int
@@ -12,6 +13,12 @@ public struct SceneFile: Codable, Sendable, Hashable {
   public var name: String
   /// The canvas.
   public var canvas: Canvas
+  /// The viewer-offset engine's constants for the motion effects (default the system's).
+  public var viewerOffset: ViewerOffsetSpec?
+  /// The traced values, `LAYER.KEYPATH` or `offset.horizontal` / `offset.vertical` (default:
+  /// each water's tilt, amplitude and phase, then the viewer offset and the position of each
+  /// named layer with motion effects).
+  public var trace: [String]?
   /// The top-level layers, back to front.
   public var layers: [LayerSpec]
 
@@ -52,146 +59,6 @@ public struct SceneFile: Codable, Sendable, Hashable {
       self.scale = scale
       self.background = background
     }
-  }
-}
-
-/// A colour in a scene file: a hex string `#RRGGBB`, `#RRGGBBAA` or `#RGB`.
-public struct ColorSpec: Codable, Sendable, Hashable {
-  /// The colour.
-  public var color: Color
-
-  /// Wraps a colour.
-  ///
-  /// - Parameter color: The colour.
-  public init(_ color: Color) { self.color = color }
-
-  /// Decodes a hex string.
-  ///
-  /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError.dataCorrupted` for a string that is not a hex colour.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.singleValueContainer()
-    let s = try c.decode(String.self)
-    guard let color = Color(hex: s) else {
-      throw DecodingError.dataCorruptedError(
-        in: c, debugDescription: "'\(s)' is not a colour (#RRGGBB or #RRGGBBAA)")
-    }
-    self.color = color
-  }
-
-  /// Encodes as `#RRGGBBAA`.
-  ///
-  /// - Parameter encoder: The encoder.
-  /// - Throws: Encoding errors.
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.singleValueContainer()
-    try c.encode(color.hexString)
-  }
-}
-
-/// A fill in a scene file: a colour or a linear gradient.
-public enum FillSpec: Codable, Sendable, Hashable {
-  /// A solid colour (`"fill": "#3366FF"`).
-  case color(ColorSpec)
-  /// A linear gradient (`"fill": {"gradient": {...}}`).
-  case gradient(LinearGradient)
-
-  private enum CodingKeys: String, CodingKey { case gradient }
-
-  /// Decodes a colour string or a `{"gradient": ...}` object.
-  ///
-  /// - Parameter decoder: The decoder.
-  /// - Throws: `DecodingError` naming the field.
-  public init(from decoder: any Decoder) throws {
-    if let c = try? decoder.singleValueContainer(), let s = try? c.decode(String.self) {
-      guard let color = Color(hex: s) else {
-        throw DecodingError.dataCorruptedError(
-          in: c, debugDescription: "'\(s)' is not a colour (#RRGGBB or #RRGGBBAA)")
-      }
-      self = .color(ColorSpec(color))
-      return
-    }
-    let k = try decoder.container(keyedBy: CodingKeys.self)
-    self = .gradient(try k.decode(LinearGradient.self, forKey: .gradient))
-  }
-
-  /// Encodes as a colour string or a gradient object.
-  ///
-  /// - Parameter encoder: The encoder.
-  /// - Throws: Encoding errors.
-  public func encode(to encoder: any Encoder) throws {
-    switch self {
-    case .color(let c):
-      var s = encoder.singleValueContainer()
-      try s.encode(c)
-    case .gradient(let g):
-      var k = encoder.container(keyedBy: CodingKeys.self)
-      try k.encode(g, forKey: .gradient)
-    }
-  }
-}
-
-/// A shape in a scene file.
-public enum ShapeSpec: Codable, Sendable, Hashable {
-  /// A rectangle filling the layer's bounds, with an optional corner radius.
-  case rect(cornerRadius: Double)
-  /// An ellipse filling the layer's bounds.
-  case ellipse
-  /// A polygon through points in the layer's bounds space, closed or open.
-  case polygon(points: [Point], closed: Bool)
-}
-
-/// One layer of a scene file.
-public struct LayerSpec: Codable, Sendable, Hashable {
-  /// What the layer draws.
-  public enum Kind: String, Codable, Sendable, Hashable {
-    /// A plain layer: background colour, border, sublayers.
-    case layer
-    /// A shape layer (`shape`, `fill`, `stroke`).
-    case shape
-    /// An image layer (`image`).
-    case image
-  }
-
-  /// The layer kind (default `layer`).
-  public var type: Kind
-  /// The layer's name (for traces and effects).
-  public var name: String?
-  /// The frame in the parent's space, points: `[x, y, width, height]`.
-  public var frame: [Double]
-  /// The background colour.
-  public var backgroundColor: ColorSpec?
-  /// The corner radius, points.
-  public var cornerRadius: Double?
-  /// The opacity, 0...1.
-  public var opacity: Double?
-  /// A rotation about the layer's centre, radians (positive clockwise on screen).
-  public var rotation: Double?
-  /// Clip sublayers to the bounds.
-  public var masksToBounds: Bool?
-  /// The shape (for `shape` layers).
-  public var shape: ShapeSpec?
-  /// The fill (for `shape` layers).
-  public var fill: FillSpec?
-  /// The stroke colour (for `shape` layers).
-  public var stroke: ColorSpec?
-  /// The stroke width, points.
-  public var lineWidth: Double?
-  /// The PNG file (for `image` layers), relative to the scene file's folder.
-  public var image: String?
-  /// The sublayers, back to front.
-  public var sublayers: [LayerSpec]?
-
-  /// Creates a layer description.
-  ///
-  /// - Parameters:
-  ///   - type: The kind.
-  ///   - name: The name.
-  ///   - frame: `[x, y, width, height]`, points.
-  public init(type: Kind = .layer, name: String? = nil, frame: [Double]) {
-    self.type = type
-    self.name = name
-    self.frame = frame
   }
 }
 
@@ -255,37 +122,121 @@ extension SceneFile {
     return try enc.encode(self)
   }
 
-  func validate(source: String) throws {
+  /// Checks the values JSON types cannot: ranges, required fields per layer kind.
+  ///
+  /// - Parameter source: The name used in error messages.
+  /// - Throws: ``SceneFileError`` naming the JSON path of the first bad field.
+  public func validate(source: String) throws {
     guard swellScene == 1 else {
       throw SceneFileError("\(source): swellScene: version \(swellScene) is not supported (1 is)")
     }
     func check(_ ok: Bool, _ path: String, _ why: String) throws {
       if !ok { throw SceneFileError("\(source): \(path): \(why)") }
     }
+    func finite(_ v: Double?, _ path: String, _ range: ClosedRange<Double>, _ why: String) throws {
+      if let v { try check(v.isFinite && range.contains(v), path, why) }
+    }
     try check(
       canvas.width > 0 && canvas.width.isFinite && canvas.width <= 16384, "canvas.width",
-      "must be between 0 and 16384 points")
+      "must be more than 0 and at most 16384 points")
     try check(
       canvas.height > 0 && canvas.height.isFinite && canvas.height <= 16384, "canvas.height",
-      "must be between 0 and 16384 points")
+      "must be more than 0 and at most 16384 points")
     try check(
       canvas.scale > 0 && canvas.scale <= 8 && canvas.scale.isFinite, "canvas.scale",
-      "must be between 0 and 8")
+      "must be more than 0 and at most 8")
+    let big = -1e6...1e6
     func walk(_ specs: [LayerSpec], _ prefix: String) throws {
       for (i, s) in specs.enumerated() {
         let p = "\(prefix)[\(i)]"
-        try check(
-          s.frame.count == 4 && s.frame.allSatisfy(\.isFinite), "\(p).frame",
-          "must be [x, y, width, height] with finite numbers")
-        if let o = s.opacity { try check((0...1).contains(o), "\(p).opacity", "must be 0...1") }
-        if let w = s.lineWidth { try check(w >= 0 && w.isFinite, "\(p).lineWidth", "must be ≥ 0") }
-        if s.type == .image {
-          try check(s.image != nil, "\(p).image", "an image layer needs an image file")
+        if let frame = s.frame {
+          try check(
+            frame.count == 4 && frame.allSatisfy({ $0.isFinite && big.contains($0) }),
+            "\(p).frame", "must be [x, y, width, height] with finite numbers")
+          try check(
+            frame[2] >= 0 && frame[3] >= 0, "\(p).frame", "width and height must be ≥ 0")
+        }
+        try finite(s.opacity, "\(p).opacity", 0...1, "must be 0...1")
+        try finite(s.lineWidth, "\(p).lineWidth", 0...1e4, "must be ≥ 0")
+        try finite(s.cornerRadius, "\(p).cornerRadius", 0...1e6, "must be ≥ 0")
+        try finite(s.borderWidth, "\(p).borderWidth", 0...1e4, "must be ≥ 0")
+        try finite(s.rotation, "\(p).rotation", big, "must be a finite angle in radians")
+        try finite(s.zPosition, "\(p).zPosition", big, "must be finite")
+        switch s.type {
+        case .image:
+          try check(s.image != nil, "\(p).image", "an image layer needs a PNG file")
+        case .waterWave:
+          try check(s.rotation == nil, "\(p).rotation", "a waterWave's rotation is its tilt")
+          guard let w = s.water else {
+            throw SceneFileError("\(source): \(p).water: missing (a waterWave needs its water)")
+          }
+          try validate(water: w, path: "\(p).water", check: check)
+        case .layer, .shape:
+          break
+        }
+        if s.type != .waterWave {
+          try check(s.water == nil, "\(p).water", "only a waterWave layer has water")
         }
         if let subs = s.sublayers { try walk(subs, "\(p).sublayers") }
       }
     }
     try walk(layers, "layers")
+    if let trace {
+      for (i, key) in trace.enumerated() {
+        try check(
+          key.contains(".") && !key.hasPrefix(".") && !key.hasSuffix("."), "trace[\(i)]",
+          "'\(key)' is not LAYER.KEYPATH")
+      }
+    }
+  }
+
+  private func validate(
+    water w: WaterSpec, path p: String, check: (Bool, String, String) throws -> Void
+  ) throws {
+    try check(
+      w.fillLevel.isFinite && (0...1).contains(w.fillLevel), "\(p).fillLevel", "must be 0...1")
+    if let d = w.sampleSpacing {
+      try check(
+        d.isFinite && d >= 0.25 && d <= 1000, "\(p).sampleSpacing", "must be 0.25...1000 points")
+    }
+    try check(!w.waves.isEmpty, "\(p).waves", "needs at least one wave")
+    for (j, wave) in w.waves.enumerated() {
+      let q = "\(p).waves[\(j)]"
+      try check(
+        wave.amplitude.isFinite && abs(wave.amplitude) <= 1e5, "\(q).amplitude", "must be finite")
+      try check(
+        wave.wavelength.isFinite && wave.wavelength > 0 && wave.wavelength <= 1e7,
+        "\(q).wavelength", "must be more than 0 points")
+      try check(
+        wave.phaseSpeed.isFinite && abs(wave.phaseSpeed) <= 1e5, "\(q).phaseSpeed", "must be finite"
+      )
+      if let f = wave.initialPhase {
+        try check(f.isFinite && abs(f) <= 1e5, "\(q).initialPhase", "must be finite")
+      }
+    }
+    if let r = w.response {
+      let rp = "\(p).response"
+      if let v = r.tiltDuration {
+        try check(v.isFinite && v >= 0 && v <= 60, "\(rp).tiltDuration", "must be 0...60 seconds")
+      }
+      if let v = r.tiltUpdateRate {
+        try check(
+          v.isFinite && v > 0 && v <= 1000, "\(rp).tiltUpdateRate",
+          "must be in (0, 1000] per second")
+      }
+      if let v = r.amplitudeRiseTime {
+        try check(
+          v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeRiseTime", "must be 0...60 seconds")
+      }
+      if let v = r.amplitudePeakHold {
+        try check(
+          v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudePeakHold", "must be 0...60 seconds")
+      }
+      if let v = r.amplitudeReleaseTime {
+        try check(
+          v.isFinite && v >= 0 && v <= 60, "\(rp).amplitudeReleaseTime", "must be 0...60 seconds")
+      }
+    }
   }
 
   static func describe(_ e: DecodingError) -> String {
@@ -308,7 +259,10 @@ extension SceneFile {
     case .valueNotFound(let type, let ctx):
       return "\(path(ctx.codingPath)): expected \(typeName(type)), found null"
     case .dataCorrupted(let ctx):
-      if ctx.codingPath.isEmpty { return "not valid JSON" }
+      if ctx.codingPath.isEmpty {
+        let detail = (ctx.underlyingError.map { "\($0)" } ?? ctx.debugDescription)
+        return detail.isEmpty ? "not valid JSON" : "not valid JSON (\(detail))"
+      }
       return "\(path(ctx.codingPath)): \(ctx.debugDescription)"
     @unknown default:
       return "invalid scene"

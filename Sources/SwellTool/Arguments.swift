@@ -74,6 +74,15 @@ public struct Arguments: Sendable {
   /// - Returns: The value of the last occurrence, or `nil` when absent.
   /// - Throws: ``UsageError`` when the option has no value.
   public mutating func option(_ names: String...) throws(UsageError) -> String? {
+    try option(names)
+  }
+
+  /// Consumes an option with a value, given its spellings as an array.
+  ///
+  /// - Parameter names: The spellings.
+  /// - Returns: The value of the last occurrence, or `nil` when absent.
+  /// - Throws: ``UsageError`` when the option has no value.
+  public mutating func option(_ names: [String]) throws(UsageError) -> String? {
     var value: String?
     var i = 0
     while i < words.count {
@@ -105,22 +114,11 @@ public struct Arguments: Sendable {
       .greatestFiniteMagnitude...Double
       .greatestFiniteMagnitude
   ) throws(UsageError) -> Double? {
-    var value: String?
-    var name = names.first ?? ""
-    for n in names {
-      if let v = try option(n) {
-        value = v
-        name = n
-      }
-    }
-    guard let text = value else { return nil }
-    guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else {
-      throw UsageError("\(name) must be a number, got '\(text)'")
-    }
+    guard let (name, v) = try parsedNumber(names) else { return nil }
     guard range.contains(v) else {
       throw UsageError(
         "\(name) must be between \(Arguments.format(range.lowerBound)) and "
-          + "\(Arguments.format(range.upperBound)), got \(text)")
+          + "\(Arguments.format(range.upperBound)), got \(Arguments.format(v))")
     }
     return v
   }
@@ -131,10 +129,19 @@ public struct Arguments: Sendable {
   /// - Returns: The value, or `nil` when absent.
   /// - Throws: ``UsageError`` for zero, negative or non-numeric values.
   public mutating func positiveNumber(_ names: String...) throws(UsageError) -> Double? {
+    guard let (name, v) = try parsedNumber(names) else { return nil }
+    guard v > 0 else {
+      throw UsageError("\(name) must be greater than zero, got \(Arguments.format(v))")
+    }
+    return v
+  }
+
+  /// Consumes the last of several spellings of a numeric option and parses it as a finite number.
+  private mutating func parsedNumber(_ names: [String]) throws(UsageError) -> (String, Double)? {
     var value: String?
     var name = names.first ?? ""
     for n in names {
-      if let v = try option(n) {
+      if let v = try option([n]) {
         value = v
         name = n
       }
@@ -143,8 +150,7 @@ public struct Arguments: Sendable {
     guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else {
       throw UsageError("\(name) must be a number, got '\(text)'")
     }
-    guard v > 0 else { throw UsageError("\(name) must be greater than zero, got \(text)") }
-    return v
+    return (name, v)
   }
 
   /// Consumes the next positional argument (a word not starting with `-`, or `-` alone).

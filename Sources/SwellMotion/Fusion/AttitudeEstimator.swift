@@ -3,20 +3,77 @@ import SwellGeometry
 
 /// Sensor fusion: turns raw ``IMUSample``s into CoreMotion-style ``DeviceMotion``.
 ///
-/// Feed samples in timestamp order with ``update(_:)``; each call returns the device motion at
-/// that sample. 6D mode uses gyroscope and accelerometer; 9D mode also uses the magnetometer for
-/// heading when samples carry one.
+/// Feed samples in timestamp order with ``update(_:referenceFrame:)``; each call returns the
+/// device motion at that sample. 6D mode uses gyroscope and accelerometer; 9D mode also uses the
+/// magnetometer for heading when samples carry one.
 ///
-/// This first version is a complementary filter (gyroscope integration with a proportional
-/// correction toward the accelerometer's and magnetometer's directions, after Mahony et al.,
-/// "Nonlinear complementary filters on the special orthogonal group", IEEE TAC 2008).
+/// The method follows the ideas of Laidig & Seel, "VQF: Highly accurate IMU orientation
+/// estimation with bias estimation and magnetic disturbance rejection", Information Fusion 91
+/// (2023): strapdown integration of the bias-corrected gyroscope; the accelerometer low-pass
+/// filtered in an almost-inertial frame, so that translational accelerations, vibration and taps
+/// average out; separate inclination and heading corrections; online gyroscope bias estimation
+/// by a Kalman filter (from the inclination corrections in motion, from the mean rate at rest);
+/// magnetic disturbance detection from the field's norm and dip angle. See `docs/fusion.md`.
+///
+/// Bad input never produces NaN and the quaternion stays unit:
+/// - a sample with a non-finite timestamp or gyroscope, or a timestamp earlier than the previous
+///   one, is skipped (the state is held; the returned motion repeats the held attitude);
+/// - a zero or non-finite accelerometer (or magnetometer) reading skips only that correction;
+/// - `dt = 0` (a repeated timestamp) integrates nothing; a gap longer than
+///   ``Settings/maximumGap`` is not integrated across (the attitude is held over the gap).
 public struct AttitudeEstimator: Sendable {
-  /// Tuning parameters, in physical units.
+  /// Tuning parameters, in physical units. The defaults serve every sampling rate from 25 to
+  /// 1000 Hz; the same values were used for every BROAD trial.
   public struct Settings: Sendable, Hashable {
-    /// Time constant of the accelerometer (inclination) correction, seconds.
+    /// Time constant of the accelerometer (inclination) low-pass and correction, seconds.
     public var accelerometerTimeConstant: Double = 3
     /// Time constant of the magnetometer (heading) correction, seconds.
-    public var magnetometerTimeConstant: Double = 9
+    public var magnetometerTimeConstant: Double = 30
+    /// Whether the gyroscope bias is estimated online.
+    public var estimatesGyroscopeBias = true
+    /// Largest gyroscope bias accepted, degrees per second (per axis).
+    public var biasLimitDegreesPerSecond: Double = 2
+    /// Whether the gyroscope's per-axis scale-factor errors are estimated online too (from the
+    /// inclination corrections in motion).
+    public var estimatesGyroscopeScale = true
+    /// Standard deviation of the scale-factor error before any estimate (a fraction, 0.01 = 1 %).
+    public var scaleInitialSigma: Double = 0.02
+    /// How far the scale-factor error may drift in ``biasForgettingTime`` (a fraction, 1σ).
+    public var scaleDriftSigma: Double = 0.001
+    /// Largest scale-factor error accepted (a fraction).
+    public var scaleLimit: Double = 0.05
+    /// Standard deviation of the bias before any estimate, degrees per second.
+    public var biasInitialSigmaDegreesPerSecond: Double = 0.5
+    /// How far the bias may drift in ``biasForgettingTime``, degrees per second (1σ).
+    public var biasDriftSigmaDegreesPerSecond: Double = 0.1
+    /// The time over which the bias may drift by ``biasDriftSigmaDegreesPerSecond``, seconds.
+    public var biasForgettingTime: Double = 100
+    /// Steady-state uncertainty of the bias estimated in motion, degrees per second.
+    public var biasMotionSigmaDegreesPerSecond: Double = 0.1
+    /// Steady-state uncertainty of the bias estimated at rest, degrees per second.
+    public var biasRestSigmaDegreesPerSecond: Double = 0.03
+    /// Time constant of the rest detector's low-pass filters, seconds.
+    public var restFilterTimeConstant: Double = 0.5
+    /// How long the device must be still before it counts as at rest, seconds.
+    public var restMinimumDuration: Double = 1.5
+    /// Largest deviation of the gyroscope from its mean at rest, degrees per second.
+    public var restGyroscopeThresholdDegreesPerSecond: Double = 2
+    /// Largest deviation of the accelerometer from its mean at rest, m/s².
+    public var restAccelerometerThreshold: Double = 0.5
+    /// Whether magnetic disturbances (a magnet nearby or attached) are detected and the heading
+    /// correction paused during them.
+    public var rejectsMagneticDisturbances = true
+    /// Whether the magnetometer's delay relative to the gyroscope (9D) is estimated online and
+    /// compensated. MEMS magnetometers sample slower and filter internally, so their readings
+    /// lag (BROAD's by about 12 ms); during a fast turn a lag of δ turns the measured field by
+    /// |ω|·δ. The delay (0-50 ms) is the slope of the field's deviation from its recent mean
+    /// against ω × m, accumulated over about 100 s while the field is undisturbed.
+    public var estimatesMagnetometerDelay = true
+    /// Longest time step integrated, seconds; longer gaps hold the attitude.
+    public var maximumGap: Double = 0.5
+    /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
+    /// `nil` when unknown (that frame is then unavailable; see ``AttitudeEstimator/supports(_:)``).
+    public var declinationDegrees: Double?
 
     /// Creates the default settings.
     public init() {}
@@ -34,9 +91,11 @@ public struct AttitudeEstimator: Sendable {
   public let settings: Settings
   /// The fusion mode.
   public let mode: Mode
-  /// The attitude estimate: device → Earth (ENU-free, z up; x north in 9D after convergence).
-  public private(set) var quaternion = Quaternion.identity
-  private var lastTimestamp: Double?
+  @usableFromInline var core: FusionCore
+  private var arbitraryHeadingOffset: Double?
+  private var lastGyroscope = Vector3.zero
+  private var lastAccelerometer = Vector3(0, 0, standardGravity)
+  private var lastMagnetometer: Vector3?
 
   /// Creates an estimator.
   ///
@@ -46,47 +105,218 @@ public struct AttitudeEstimator: Sendable {
   public init(mode: Mode = .sixD, settings: Settings = Settings()) {
     self.mode = mode
     self.settings = settings
+    core = FusionCore(settings: settings, useMagnetometer: mode == .nineD)
+  }
+
+  /// Forgets all state (attitude, bias, rest and disturbance state), keeping mode and settings.
+  public mutating func reset() {
+    self = AttitudeEstimator(mode: mode, settings: settings)
+  }
+
+  /// The attitude estimate in the 6D frame: device → Earth, z up, heading relative to the start
+  /// (the ``AttitudeReferenceFrame/xArbitraryZVertical`` frame).
+  public var quaternion: Quaternion { core.attitude6D }
+
+  /// The attitude estimate device → magnetic NWU (x magnetic north, y west, z up); equal to
+  /// ``quaternion`` in 6D mode or before the first magnetometer sample.
+  public var northQuaternion: Quaternion {
+    mode == .nineD && core.magInitialised ? core.attitude9D : core.attitude6D
+  }
+
+  /// The estimated gyroscope bias, rad/s, device frame.
+  public var gyroscopeBias: Vector3 { Vector3(core.bx, core.by, core.bz) }
+
+  /// The 1σ uncertainty of the bias estimate per device axis, rad/s.
+  public var gyroscopeBiasSigma: Vector3 {
+    Vector3(
+      max(core.kp[0], 0).squareRoot(), max(core.kp[7], 0).squareRoot(),
+      max(core.kp[14], 0).squareRoot())
+  }
+
+  /// The estimated delay of the magnetometer behind the gyroscope, seconds (0 in 6D mode or
+  /// when ``Settings/estimatesMagnetometerDelay`` is off).
+  public var magnetometerDelay: Double { core.magDelay }
+
+  /// True while the rest detector finds the device still.
+  public var isAtRest: Bool { core.atRest }
+
+  /// True while the magnetic field disagrees with the reference field (9D), so that heading
+  /// corrections are paused.
+  public var isMagneticallyDisturbed: Bool { core.magDisturbed }
+
+  /// The reference field's norm (µT) and dip angle (radians, positive downward is negative z),
+  /// or `nil` before the first magnetometer sample.
+  public var magneticReference: (norm: Double, dipRadians: Double)? {
+    core.magInitialised ? (core.magRefNorm, core.magRefDip) : nil
+  }
+
+  /// Whether this estimator can produce attitudes in a reference frame: the magnetic frames need
+  /// 9D mode, true north also needs ``Settings/declinationDegrees``.
+  ///
+  /// - Parameter referenceFrame: The frame asked for.
+  /// - Returns: False for a frame the mode or settings cannot serve.
+  public func supports(_ referenceFrame: AttitudeReferenceFrame) -> Bool {
+    switch referenceFrame {
+    case .xArbitraryZVertical: true
+    case .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical: mode == .nineD
+    case .xTrueNorthZVertical: mode == .nineD && settings.declinationDegrees != nil
+    }
   }
 
   /// Processes one sample and returns the device motion at its timestamp.
   ///
   /// - Parameters:
-  ///   - sample: The next sample; its timestamp must not be earlier than the previous one.
-  ///   - referenceFrame: The frame the returned attitude is expressed in.
+  ///   - sample: The next sample; its timestamp must not be earlier than the previous one
+  ///     (an earlier one is skipped and the held state returned).
+  ///   - referenceFrame: The frame the returned attitude is expressed in. A frame the estimator
+  ///     does not ``supports(_:)`` gives the nearest it can: the 6D attitude for magnetic frames
+  ///     in 6D mode, magnetic north for true north without a declination, with `heading` −1.
   /// - Returns: Device motion in CoreMotion's units and signs.
   public mutating func update(
     _ sample: IMUSample, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
   ) -> DeviceMotion {
-    let acc = sample.accelerometer
-    if lastTimestamp == nil {
-      // Initialise the inclination from the accelerometer.
-      if acc.lengthSquared > 0 {
-        quaternion = Quaternion.rotation(from: acc, to: .unitZ)
-      }
+    let a = sample.accelerometer
+    let g = sample.gyroscope
+    let m = sample.magnetometer
+    let accepted = core.step(
+      t: sample.timestamp, gx: g.x, gy: g.y, gz: g.z, ax: a.x, ay: a.y, az: a.z,
+      mx: m?.x ?? .nan, my: m?.y ?? .nan, mz: m?.z ?? .nan, hasMag: m != nil)
+    if accepted {
+      lastGyroscope = g
+      if a.x.isFinite && a.y.isFinite && a.z.isFinite { lastAccelerometer = a }
+      if let m, m.x.isFinite, m.y.isFinite, m.z.isFinite { lastMagnetometer = m }
     }
-    let dt = max(0, min(0.2, sample.timestamp - (lastTimestamp ?? sample.timestamp)))
-    lastTimestamp = sample.timestamp
-    var omega = sample.gyroscope
-    if acc.lengthSquared > 0 {
-      let measuredUp = acc.normalized()
-      let estimatedUp = quaternion.inverseRotate(.unitZ)
-      omega += measuredUp.cross(estimatedUp) * (-1 / settings.accelerometerTimeConstant)
-    }
-    if mode == .nineD, let m = sample.magnetometer, m.lengthSquared > 0 {
-      let mEarth = quaternion.rotate(m)
-      let horizontal = Vector3(mEarth.x, mEarth.y, 0)
-      if horizontal.lengthSquared > 0 {
-        // Heading error: angle of the horizontal field from +x (north), about Earth z.
-        let err = atan2(horizontal.y, horizontal.x)
-        omega += quaternion.inverseRotate(Vector3(0, 0, -err / settings.magnetometerTimeConstant))
-      }
-    }
-    quaternion = (quaternion * Quaternion(rotationVector: omega * dt)).normalized()
-    let gravity = quaternion.inverseRotate(Vector3(0, 0, -1))
-    let total = acc * (-1 / standardGravity)
-    return DeviceMotion(
-      timestamp: sample.timestamp, attitude: Attitude(quaternion: quaternion),
-      rotationRate: sample.gyroscope, gravity: gravity, userAcceleration: total - gravity,
+    return deviceMotion(
+      timestamp: sample.timestamp.isFinite ? sample.timestamp : core.lastTimestamp,
       referenceFrame: referenceFrame)
+  }
+
+  /// Processes many samples at once and returns the attitude after each, device → magnetic NWU
+  /// in 9D mode (after the first magnetometer sample) and device → the 6D frame otherwise.
+  ///
+  /// The fast path for offline fusion, evaluation and benchmarks: no ``DeviceMotion`` is built.
+  ///
+  /// - Parameter samples: Samples in timestamp order.
+  /// - Returns: One unit quaternion per sample.
+  public mutating func attitudes(for samples: [IMUSample]) -> [Quaternion] {
+    var out = [Quaternion](repeating: .identity, count: samples.count)
+    out.withUnsafeMutableBufferPointer { buffer in
+      samples.withUnsafeBufferPointer { input in
+        for i in 0..<input.count {
+          let s = input[i]
+          let m = s.magnetometer
+          core.step(
+            t: s.timestamp, gx: s.gyroscope.x, gy: s.gyroscope.y, gz: s.gyroscope.z,
+            ax: s.accelerometer.x, ay: s.accelerometer.y, az: s.accelerometer.z,
+            mx: m?.x ?? .nan, my: m?.y ?? .nan, mz: m?.z ?? .nan, hasMag: m != nil)
+          buffer[i] = northQuaternion
+        }
+      }
+    }
+    if let s = samples.last {
+      lastGyroscope = s.gyroscope
+      lastAccelerometer = s.accelerometer
+      lastMagnetometer = s.magnetometer
+    }
+    return out
+  }
+
+  /// Processes samples given as flat arrays of `Double` (the layout of a loaded recording) and
+  /// writes the attitude after each, as ``attitudes(for:)`` does.
+  ///
+  /// - Parameters:
+  ///   - timestamps: Seconds, one per sample.
+  ///   - gyroscope: rad/s, three values per sample (x, y, z), device frame.
+  ///   - accelerometer: m/s², three values per sample.
+  ///   - magnetometer: µT, three values per sample, or `nil` (6D input); NaN values mark a
+  ///     sample without a magnetometer reading.
+  ///   - output: Receives w, x, y, z per sample; must hold `4 × timestamps.count` values.
+  public mutating func attitudes(
+    timestamps: UnsafeBufferPointer<Double>, gyroscope: UnsafeBufferPointer<Double>,
+    accelerometer: UnsafeBufferPointer<Double>, magnetometer: UnsafeBufferPointer<Double>?,
+    output: UnsafeMutableBufferPointer<Double>
+  ) {
+    let n = min(
+      timestamps.count, gyroscope.count / 3, accelerometer.count / 3, output.count / 4,
+      magnetometer.map { $0.count / 3 } ?? Int.max)
+    let nine = mode == .nineD
+    for i in 0..<n {
+      let j = 3 * i
+      let hasMag = magnetometer != nil
+      core.step(
+        t: timestamps[i], gx: gyroscope[j], gy: gyroscope[j + 1], gz: gyroscope[j + 2],
+        ax: accelerometer[j], ay: accelerometer[j + 1], az: accelerometer[j + 2],
+        mx: magnetometer?[j] ?? .nan, my: magnetometer?[j + 1] ?? .nan,
+        mz: magnetometer?[j + 2] ?? .nan, hasMag: hasMag)
+      let q = nine && core.magInitialised ? core.attitude9D : core.attitude6D
+      output[4 * i] = q.w
+      output[4 * i + 1] = q.x
+      output[4 * i + 2] = q.y
+      output[4 * i + 3] = q.z
+    }
+  }
+
+  /// The device motion of the current state.
+  private mutating func deviceMotion(
+    timestamp: Double, referenceFrame: AttitudeReferenceFrame
+  ) -> DeviceMotion {
+    let q6 = core.attitude6D
+    var q = q6
+    var heading = -1.0
+    let magnetic = mode == .nineD && core.magInitialised
+    switch referenceFrame {
+    case .xArbitraryZVertical:
+      q = q6
+    case .xArbitraryCorrectedZVertical:
+      if magnetic {
+        let offset = arbitraryHeadingOffset ?? core.headingOffset
+        arbitraryHeadingOffset = offset
+        q = Self.rotationZ(core.headingOffset - offset) * q6
+      }
+    case .xMagneticNorthZVertical:
+      if magnetic {
+        q = core.attitude9D
+        heading = Self.heading(of: q)
+      }
+    case .xTrueNorthZVertical:
+      if magnetic {
+        q = core.attitude9D
+        if let d = settings.declinationDegrees, d.isFinite {
+          // Magnetic north lies d degrees east (clockwise from above) of true north.
+          q = Self.rotationZ(-d * Double.pi / 180) * q
+          heading = Self.heading(of: q)
+        }
+      }
+    }
+    let gravity = q6.inverseRotate(Vector3(0, 0, -1))
+    let total = lastAccelerometer * (-1 / standardGravity)
+    let rate = core.correctedRate(lastGyroscope)
+    var field = CalibratedMagneticField(field: .zero, accuracy: .uncalibrated)
+    if mode == .nineD, core.magInitialised, let m = lastMagnetometer {
+      let accuracy: MagneticFieldCalibrationAccuracy =
+        core.magDisturbed ? .low : (core.magUndisturbedTime >= 5 ? .high : .medium)
+      field = CalibratedMagneticField(field: m, accuracy: accuracy)
+    }
+    return DeviceMotion(
+      timestamp: timestamp, attitude: Attitude(quaternion: q), rotationRate: rate,
+      gravity: gravity, userAcceleration: total - gravity, magneticField: field,
+      heading: heading, referenceFrame: referenceFrame)
+  }
+
+  /// The rotation by `angle` radians about the reference z axis.
+  private static func rotationZ(_ angle: Double) -> Quaternion {
+    Quaternion(w: cos(angle / 2), x: 0, y: 0, z: sin(angle / 2))
+  }
+
+  /// The compass heading, degrees clockwise from north in 0..<360, of the device's top (+y)
+  /// axis, or of its back (−z) when the top points straight up or down.
+  private static func heading(of q: Quaternion) -> Double {
+    var v = q.rotate(.unitY)
+    if v.x * v.x + v.y * v.y < 1e-8 { v = q.rotate(Vector3(0, 0, -1)) }
+    // NWU: north is +x, east is −y.
+    var h = atan2(-v.y, v.x) * 180 / Double.pi
+    if h < 0 { h += 360 }
+    if h >= 360 { h -= 360 }
+    return h.isFinite ? h : 0
   }
 }

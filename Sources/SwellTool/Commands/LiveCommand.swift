@@ -4,6 +4,7 @@ import SwellLayers
 import SwellMotion
 import SwellRender
 import SwellScenes
+import SwellWaves
 
 /// `swell live SCENE`: shows a scene live in an SDL window paced by vsync (or in the terminal),
 /// driven by motion from the keyboard, the mouse, a recording or a sensor.
@@ -11,14 +12,17 @@ struct LiveCommand: ToolCommand {
   static let name = "live"
   static let summary = "show a scene live in a window or the terminal, driven by motion"
   static let help = """
-    Usage: swell live SCENE [options]
+    Usage: swell live SCENE|FILE.json [options]
 
-    Shows SCENE (a built-in scene: \(BuiltInScenes.names.joined(separator: ", "))) live in an SDL
-    window paced by the display's vertical sync, or in the terminal with --terminal.
+    Shows a scene (built-in: \(BuiltInScenes.names.joined(separator: ", ")); or a scene file,
+    docs/scenes.md) live in an SDL window paced by the display's vertical sync, or in the
+    terminal with --terminal. Frames are drawn by the same renderer as `swell render`.
 
     Options:
-      --motion SOURCE     keyboard (default), mouse, or a device-motion CSV recording (FORMATS.md)
-                          replayed at recorded speed
+      --motion SOURCE     keyboard (default): arrows tilt a simulated phone;
+                          mouse: the pointer's position over the window tilts it;
+                          script:TEXT: scripted motion, e.g. "script:tilt 30deg right over 1s";
+                          FILE: a device-motion CSV or raw recording, replayed at recorded speed
       --terminal          draw in this terminal with true-colour half blocks
       --size WxH[@S]      canvas size in points and pixels per point (default: the scene's)
       --fps N             frame-rate cap (default: the display's refresh rate; 30 in a terminal)
@@ -26,9 +30,12 @@ struct LiveCommand: ToolCommand {
       --stats             print the frame statistics as one JSON line, last on standard output:
                           {"frames", "dropped", "interval_ms_median", "interval_ms_p99",
                           "fps_target"}
-      --screenshot-at T   save a PNG of the frame at T seconds after the first frame
+      --screenshot-at T   save a PNG of the frame at T seconds after the first frame (the same
+                          pixels as `swell render --time T` when the window has the scene's size)
       --screenshot PATH   where --screenshot-at writes (default swell-live-SCENE-T.png)
-      --hud               start with the HUD shown
+      --hud               start with the HUD shown (fps, frame time, motion, viewer offset)
+      --response classic|sloshing, --seed-exact, --reduce-motion
+                          scene options, as for `swell render`
 
     Keys: arrows tilt (keyboard motion), r re-centres the viewer offset, space pauses,
     s saves a PNG screenshot, h toggles the HUD, q or Escape quits. The window can be resized.
@@ -46,6 +53,9 @@ struct LiveCommand: ToolCommand {
     let frames = try arguments.positiveNumber("--frames")
     let screenshotAt = try arguments.number("--screenshot-at", in: 0...1e9)
     let screenshotPath = try arguments.option("--screenshot")
+    let responseName = try arguments.option("--response")
+    let seedExact = arguments.flag("--seed-exact")
+    let reduceMotion = arguments.flag("--reduce-motion")
     guard let sceneName = arguments.positional() else {
       throw UsageError("missing SCENE (one of: \(BuiltInScenes.names.joined(separator: ", ")))")
     }
@@ -55,18 +65,17 @@ struct LiveCommand: ToolCommand {
     }
 
     var sceneOptions = SceneOptions()
-    if let sizeSpec { try LiveCommand.apply(size: sizeSpec, to: &sceneOptions) }
-    let scene: any Scene
-    if let builtIn = BuiltInScenes.make(sceneName, options: sceneOptions) {
-      scene = builtIn
-    } else if sceneName.hasSuffix(".json") {
-      scene = try StaticFileScene(path: sceneName, options: sceneOptions)
-    } else {
-      throw UsageError(
-        "unknown scene '\(sceneName)' (built-in: \(BuiltInScenes.names.joined(separator: ", ")); "
-          + "or a scene file ending in .json)")
+    sceneOptions.seedExact = seedExact
+    sceneOptions.reduceMotion = reduceMotion
+    if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &sceneOptions) }
+    if let responseName {
+      guard let r = WaterWaveResponse(rawValue: responseName) else {
+        throw UsageError("--response must be classic or sloshing, got '\(responseName)'")
+      }
+      sceneOptions.waterResponse = r
     }
     let feed = try LiveCommand.makeFeed(motionSpec)
+    let scene = try SceneLoader.load(sceneName, options: sceneOptions)
 
     let display: any LiveDisplay
     if terminal {
@@ -108,40 +117,23 @@ struct LiveCommand: ToolCommand {
     return (w, h)
   }
 
-  /// Parses `WxH[@S]` into scene options.
-  static func apply(size spec: String, to options: inout SceneOptions) throws(UsageError) {
-    var text = Substring(spec)
-    var scale: Double?
-    if let at = text.firstIndex(of: "@") {
-      let s = text[text.index(after: at)...].trimmingCharacters(
-        in: CharacterSet(charactersIn: "xX"))
-      guard let v = Double(s), v.isFinite, v > 0, v <= 8 else {
-        throw UsageError("--size scale must be a number in (0, 8], got '\(spec)'")
-      }
-      scale = v
-      text = text[..<at]
-    }
-    let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite,
-      h.isFinite, w >= 1, h >= 1, w <= 10000, h <= 10000
-    else {
-      throw UsageError("--size must look like 390x844 or 390x844@2, got '\(spec)'")
-    }
-    options.width = w
-    options.height = h
-    options.scale = scale
-  }
-
   /// Builds the motion feed named by `--motion`.
   static func makeFeed(_ spec: String) throws -> any LiveMotionFeed {
     switch spec {
     case "keyboard": return TiltFeed(kind: .keyboard)
     case "mouse": return TiltFeed(kind: .mouse)
     default:
-      for prefix in ["iio", "udp:", "phone:", "script:"] where spec.hasPrefix(prefix) {
-        throw ToolError("--motion \(spec): this source is not available in this build yet")
+      if spec.hasPrefix("script:") {
+        let input = try MotionInput.load(
+          motionPath: nil, script: String(spec.dropFirst("script:".count)), rate: 100)
+        return RecordingFeed(name: "script", motions: input.samples)
       }
-      return try RecordingFeed(path: spec)
+      for prefix in ["iio", "udp:", "phone:"] where spec.hasPrefix(prefix) {
+        throw ToolError("--motion \(spec): live sensor sources are not wired into swell live yet")
+      }
+      let input = try MotionInput.load(motionPath: spec, script: nil, rate: 100)
+      return RecordingFeed(
+        name: "recording " + URL(fileURLWithPath: spec).lastPathComponent, motions: input.samples)
     }
   }
 
@@ -208,9 +200,9 @@ final class RecordingFeed: LiveMotionFeed {
   let motions: [DeviceMotion]
   private var next = 0
 
-  init(path: String) throws {
-    motions = try MinimalDeviceMotionCSV.read(path: path)
-    name = "recording " + URL(fileURLWithPath: path).lastPathComponent
+  init(name: String, motions: [DeviceMotion]) {
+    self.name = name
+    self.motions = motions
   }
 
   var startTime: Double { motions.first?.timestamp ?? 0 }
@@ -241,6 +233,7 @@ protocol LiveRecentering {
 final class LiveSceneContent: LiveContent {
   let scene: any Scene
   let feed: any LiveMotionFeed
+  let renderer = LayerRenderer()
 
   init(scene: any Scene, feed: any LiveMotionFeed) {
     self.scene = scene
@@ -250,7 +243,7 @@ final class LiveSceneContent: LiveContent {
   func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
     for m in feed.samples(upTo: frame.targetTimestamp) { scene.receive(m) }
     scene.advance(to: frame)
-    LiveSceneContent.draw(scene, at: frame.targetTimestamp, into: canvas)
+    try draw(at: frame.targetTimestamp, into: canvas)
   }
 
   func handle(_ event: LiveEvent, at time: Double) {
@@ -273,113 +266,31 @@ final class LiveSceneContent: LiveContent {
     return lines
   }
 
-  /// Draws the scene's presentation at `time`, fitted into the canvas.
-  static func draw(_ scene: any Scene, at time: Double, into canvas: LiveCanvas) {
-    canvas.fill(scene.background)
-  }
-}
-
-/// A scene file shown as it is (its layers' own animations only; no motion response): the
-/// interim file scene until SwellScenes offers one.
-final class StaticFileScene: Scene {
-  let name: String
-  let size: Size
-  let scale: Double
-  let background: Color
-  let root: Layer
-  var traceKeys: [String] { [] }
-
-  init(path: String, options: SceneOptions) throws {
-    let url = URL(fileURLWithPath: path)
-    var file = try SceneFile.load(from: url)
-    if let w = options.width { file.canvas.width = w }
-    if let h = options.height { file.canvas.height = h }
-    if let s = options.scale { file.canvas.scale = s }
-    name = file.name
-    size = Size(width: file.canvas.width, height: file.canvas.height)
-    scale = file.canvas.scale
-    background = file.canvas.background.color
-    root = file.makeRootLayer(baseDirectory: url.deletingLastPathComponent())
-  }
-
-  func receive(_ motion: DeviceMotion) {}
-
-  func advance(to frame: DisplayLinkFrame) {}
-
-  func traceValue(_ key: String, at time: Double) -> Double? { layerTraceValue(key, at: time) }
-}
-
-/// Reads the device-motion CSV of FORMATS.md (interim reader until the recordings module's
-/// loader is in main).
-enum MinimalDeviceMotionCSV {
-  static let columns = [
-    "time", "attitude.w", "attitude.x", "attitude.y", "attitude.z", "gravity.x", "gravity.y",
-    "gravity.z", "userAcceleration.x", "userAcceleration.y", "userAcceleration.z",
-    "rotationRate.x", "rotationRate.y", "rotationRate.z",
-  ]
-
-  static func read(path: String) throws -> [DeviceMotion] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ToolError("\(path): cannot read the file")
+  /// Draws the scene's presentation at `time`, fitted into the canvas (centred, aspect kept,
+  /// the background around it). At the scene's own pixel size the pixels are those of an
+  /// offline render (`swell render --time`): the same Cairo operations in the same order.
+  func draw(at time: Double, into canvas: LiveCanvas) throws {
+    let tree = scene.root.presentation(at: time)
+    let size = scene.size
+    let fit = min(Double(canvas.width) / size.width, Double(canvas.height) / size.height)
+    let exact = LiveCommand.pixelSize(of: scene) == (canvas.width, canvas.height)
+    let scale = exact ? scene.scale : fit
+    try canvas.withUnsafeMutableBytes { bytes in
+      guard let base = bytes.baseAddress else { return }
+      let image = try ImageSurface(
+        unownedBytes: base, pixelWidth: canvas.width, pixelHeight: canvas.height,
+        bytesPerRow: canvas.bytesPerRow)
+      let context = try CairoContext(surface: image)
+      context.setSource(scene.background)
+      context.paint()
+      if !exact {
+        context.translate(
+          x: ((Double(canvas.width) - size.width * scale) / 2).rounded(),
+          y: ((Double(canvas.height) - size.height * scale) / 2).rounded())
+      }
+      try context.scale(x: scale, y: scale)
+      try renderer.draw(tree, in: context)
+      image.flush()
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw ToolError("\(path): not UTF-8 text")
-    }
-    var frame = AttitudeReferenceFrame.xArbitraryZVertical
-    var header: [String]?
-    var out: [DeviceMotion] = []
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-      let lineNumber = index + 1
-      if line.isEmpty { continue }
-      if line.hasPrefix("#") {
-        if let r = line.range(of: "referenceFrame:") {
-          let name = line[r.upperBound...].trimmingCharacters(in: .whitespaces)
-          guard let f = AttitudeReferenceFrame(name: name) else {
-            throw ToolError("\(path):\(lineNumber): unknown reference frame '\(name)'")
-          }
-          frame = f
-        }
-        continue
-      }
-      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-      guard header != nil else {
-        guard Array(fields.prefix(columns.count)) == columns else {
-          throw ToolError(
-            "\(path):\(lineNumber): not a device-motion recording (expected columns "
-              + "\(columns.joined(separator: ",")))")
-        }
-        header = fields
-        continue
-      }
-      guard fields.count >= columns.count else {
-        throw ToolError(
-          "\(path):\(lineNumber): \(columns[fields.count]): missing (\(fields.count) fields)")
-      }
-      var v = [Double](repeating: 0, count: columns.count)
-      for i in 0..<columns.count {
-        guard let x = Double(fields[i]), x.isFinite else {
-          throw ToolError("\(path):\(lineNumber): \(columns[i]): not a number: '\(fields[i])'")
-        }
-        v[i] = x
-      }
-      if let last = out.last, v[0] <= last.timestamp {
-        throw ToolError("\(path):\(lineNumber): time: not increasing (\(fields[0]))")
-      }
-      let q = Quaternion(w: v[1], x: v[2], y: v[3], z: v[4])
-      guard q.norm > 1e-6 else {
-        throw ToolError("\(path):\(lineNumber): attitude.w: zero quaternion")
-      }
-      out.append(
-        DeviceMotion(
-          timestamp: v[0], attitude: Attitude(quaternion: q),
-          rotationRate: Vector3(v[11], v[12], v[13]), gravity: Vector3(v[5], v[6], v[7]),
-          userAcceleration: Vector3(v[8], v[9], v[10]), referenceFrame: frame))
-    }
-    guard header != nil else { throw ToolError("\(path): empty recording (no header)") }
-    guard !out.isEmpty else { throw ToolError("\(path): no samples") }
-    return out
   }
 }

@@ -1,0 +1,76 @@
+/// The direction the device's screen faces relative to the viewer, like UIKit's `UIOffset` as
+/// passed to `keyPathsAndRelativeValues(forViewerOffset:)`.
+///
+/// Each component is a fraction of a 90° tilt away from the neutral pose, in −1...1
+/// (apple-semantics §2.1, §3.3):
+///
+/// | component | positive | negative |
+/// |---|---|---|
+/// | ``horizontal`` | screen turned toward the viewer's right | toward the viewer's left |
+/// | ``vertical`` | screen turned down | screen turned up (above the viewer) |
+///
+/// (0, 0) is the screen pointed straight at the viewer (the neutral pose).
+public struct ViewerOffset: Hashable, Sendable, Codable {
+  /// The left/right component, −1...1 (positive: screen faces the viewer's right).
+  public var horizontal: Double
+  /// The up/down component, −1...1 (positive: screen faces down).
+  public var vertical: Double
+
+  /// Creates an offset.
+  ///
+  /// - Parameters:
+  ///   - horizontal: −1...1, positive when the screen faces the viewer's right.
+  ///   - vertical: −1...1, positive when the screen faces down.
+  public init(horizontal: Double, vertical: Double) {
+    self.horizontal = horizontal
+    self.vertical = vertical
+  }
+
+  /// The neutral offset (0, 0): the screen faces the viewer.
+  public static let zero = ViewerOffset(horizontal: 0, vertical: 0)
+
+  /// The Euclidean distance to another offset (used by the dead-band and the stale-stream
+  /// guard).
+  ///
+  /// - Parameter other: The other offset.
+  /// - Returns: `√(Δh² + Δv²)`, offset units.
+  public func distance(to other: ViewerOffset) -> Double {
+    let dh = horizontal - other.horizontal
+    let dv = vertical - other.vertical
+    return (dh * dh + dv * dv).squareRoot()
+  }
+
+  /// True when both components are finite.
+  public var isFinite: Bool { horizontal.isFinite && vertical.isFinite }
+
+  /// The offset as seen by an interface in an orientation: the device-frame offset rotated by
+  /// ±90° in landscape and 180° upside down (apple-semantics §3.11, step 1).
+  ///
+  /// - Parameter orientation: The interface orientation.
+  /// - Returns: The offset along the interface's own left/right and up/down axes.
+  public func rotated(for orientation: InterfaceOrientation) -> ViewerOffset {
+    switch orientation {
+    case .portrait: self
+    case .portraitUpsideDown: ViewerOffset(horizontal: -horizontal, vertical: -vertical)
+    case .landscapeLeft: ViewerOffset(horizontal: -vertical, vertical: horizontal)
+    case .landscapeRight: ViewerOffset(horizontal: vertical, vertical: -horizontal)
+    }
+  }
+}
+
+/// The orientation of the user interface relative to the device (`UIInterfaceOrientation`).
+///
+/// The viewer offset is measured along the device's axes; an interface turned with the device
+/// sees it rotated (``ViewerOffset/rotated(for:)``).
+public enum InterfaceOrientation: String, Hashable, Sendable, Codable, CaseIterable {
+  /// Upright, home edge at the bottom: the interface's axes are the device's.
+  case portrait
+  /// Upside down: the interface's x is the device's −x, its up is the device's −y.
+  case portraitUpsideDown
+  /// Landscape with the home edge on the left (the device turned 90° clockwise): the interface's
+  /// x is the device's +y.
+  case landscapeLeft
+  /// Landscape with the home edge on the right (the device turned 90° counter-clockwise): the
+  /// interface's x is the device's −y.
+  case landscapeRight
+}

@@ -1,0 +1,183 @@
+import Foundation
+import SwellGeometry
+
+/// Fusion in a chosen reference frame: an ``AttitudeEstimator`` plus the true-north
+/// correction.
+///
+/// The estimator is asked for the requested frame, except `xTrueNorthZVertical`: it is asked
+/// for `xMagneticNorthZVertical`, and the attitude is turned about the vertical by the
+/// magnetic declination D (degrees, east positive: magnetic north lies D east of true north):
+/// `q_true = R_z(−D) ⊗ q_magnetic`, heading `+ D` (mod 360).
+public struct DeviceMotionFuser: Sendable {
+  /// The estimator doing the fusion.
+  public private(set) var estimator: AttitudeEstimator
+  /// The frame of the delivered attitudes.
+  public let referenceFrame: AttitudeReferenceFrame
+  /// The magnetic declination, degrees, east positive (used for `xTrueNorthZVertical`).
+  public let declinationDegrees: Double
+  private let trueNorth: Quaternion
+
+  /// Creates a fuser.
+  ///
+  /// - Parameters:
+  ///   - mode: 6D or 9D fusion.
+  ///   - referenceFrame: The frame of the delivered attitudes.
+  ///   - declinationDegrees: Magnetic declination, degrees, east positive (true north only).
+  ///   - settings: Estimator settings.
+  public init(
+    mode: AttitudeEstimator.Mode, referenceFrame: AttitudeReferenceFrame,
+    declinationDegrees: Double = 0, settings: AttitudeEstimator.Settings = .init()
+  ) {
+    estimator = AttitudeEstimator(mode: mode, settings: settings)
+    self.referenceFrame = referenceFrame
+    self.declinationDegrees = declinationDegrees
+    trueNorth = Quaternion(axis: .unitZ, angle: -declinationDegrees * .pi / 180)
+  }
+
+  /// Fuses one sample.
+  ///
+  /// - Parameter sample: The next sample, in time order.
+  /// - Returns: Device motion in ``referenceFrame``.
+  public mutating func update(_ sample: IMUSample) -> DeviceMotion {
+    guard referenceFrame == .xTrueNorthZVertical else {
+      return estimator.update(sample, referenceFrame: referenceFrame)
+    }
+    var m = estimator.update(sample, referenceFrame: .xMagneticNorthZVertical)
+    m.attitude = Attitude(quaternion: trueNorth * m.attitude.quaternion)
+    if m.heading >= 0 {
+      m.heading = (m.heading + declinationDegrees).truncatingRemainder(dividingBy: 360)
+      if m.heading < 0 { m.heading += 360 }
+    }
+    m.referenceFrame = .xTrueNorthZVertical
+    return m
+  }
+}
+
+extension DeviceMotion {
+  /// Device motion between two others: attitude by spherical interpolation, vectors linearly,
+  /// heading along the shorter arc (when both are valid), accuracy the lower of the two.
+  ///
+  /// - Parameters:
+  ///   - a: The earlier motion.
+  ///   - b: The later motion.
+  ///   - fraction: 0 gives `a`, 1 gives `b`.
+  /// - Returns: The interpolated motion; its timestamp is interpolated too.
+  public static func interpolate(_ a: DeviceMotion, _ b: DeviceMotion, fraction: Double)
+    -> DeviceMotion
+  {
+    let f = fraction
+    func lerp(_ x: Vector3, _ y: Vector3) -> Vector3 { x + (y - x) * f }
+    var m = a
+    m.timestamp = a.timestamp + (b.timestamp - a.timestamp) * f
+    m.attitude = Attitude(
+      quaternion: a.attitude.quaternion.slerp(to: b.attitude.quaternion, fraction: f))
+    m.rotationRate = lerp(a.rotationRate, b.rotationRate)
+    m.gravity = lerp(a.gravity, b.gravity)
+    m.userAcceleration = lerp(a.userAcceleration, b.userAcceleration)
+    m.magneticField = CalibratedMagneticField(
+      field: lerp(a.magneticField.field, b.magneticField.field),
+      accuracy: a.magneticField.accuracy.rawValue <= b.magneticField.accuracy.rawValue
+        ? a.magneticField.accuracy : b.magneticField.accuracy)
+    if a.heading >= 0 && b.heading >= 0 {
+      var d = (b.heading - a.heading).truncatingRemainder(dividingBy: 360)
+      if d > 180 { d -= 360 }
+      if d < -180 { d += 360 }
+      var h = (a.heading + d * f).truncatingRemainder(dividingBy: 360)
+      if h < 0 { h += 360 }
+      m.heading = h
+    }
+    return m
+  }
+
+  /// Resamples device motion at a fixed rate, from the first timestamp to the last, by
+  /// ``interpolate(_:_:fraction:)``.
+  ///
+  /// - Parameters:
+  ///   - motions: Device motion in time order.
+  ///   - rate: Output rate, Hz (> 0).
+  /// - Returns: Motions at `t₀ + k / rate`, k = 0, 1, ... while within the input's span.
+  public static func resample(_ motions: [DeviceMotion], rate: Double) -> [DeviceMotion] {
+    guard let first = motions.first, let last = motions.last, rate > 0, rate.isFinite else {
+      return motions
+    }
+    var out: [DeviceMotion] = []
+    let count = Int(((last.timestamp - first.timestamp) * rate + 1e-9).rounded(.down)) + 1
+    out.reserveCapacity(count)
+    var i = 0
+    for k in 0..<count {
+      let t = first.timestamp + Double(k) / rate
+      while i + 1 < motions.count && motions[i + 1].timestamp <= t { i += 1 }
+      if i + 1 >= motions.count || motions[i].timestamp >= t {
+        var m = motions[i]
+        m.timestamp = t
+        out.append(m)
+        continue
+      }
+      let a = motions[i]
+      let b = motions[i + 1]
+      var m = interpolate(a, b, fraction: (t - a.timestamp) / (b.timestamp - a.timestamp))
+      m.timestamp = t
+      out.append(m)
+    }
+    return out
+  }
+}
+
+extension MotionRecording {
+  /// Device motion from the recording: raw samples are fused on the way (every sample), device
+  /// motion passes through unchanged (its own frame is kept).
+  ///
+  /// - Parameters:
+  ///   - mode: 6D or 9D fusion (raw recordings only).
+  ///   - referenceFrame: The frame of the fused attitudes (raw recordings only).
+  ///   - declinationDegrees: Magnetic declination, degrees, east positive, for
+  ///     `xTrueNorthZVertical`.
+  ///   - settings: Estimator settings.
+  ///   - progress: Called now and then with the fraction done, 0...1.
+  /// - Returns: Device motion in time order.
+  public func deviceMotion(
+    mode: AttitudeEstimator.Mode = .sixD,
+    referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical,
+    declinationDegrees: Double = 0, settings: AttitudeEstimator.Settings = .init(),
+    progress: (Double) -> Void = { _ in }
+  ) -> [DeviceMotion] {
+    switch content {
+    case .deviceMotion(let motions, _):
+      return motions
+    case .samples(let samples):
+      var fuser = DeviceMotionFuser(
+        mode: mode, referenceFrame: referenceFrame, declinationDegrees: declinationDegrees,
+        settings: settings)
+      var out: [DeviceMotion] = []
+      out.reserveCapacity(samples.count)
+      let step = max(1, samples.count / 100)
+      for (i, s) in samples.enumerated() {
+        out.append(fuser.update(s))
+        if i % step == 0 { progress(Double(i) / Double(samples.count)) }
+      }
+      progress(1)
+      return out
+    }
+  }
+
+  /// Device motion for a `--motion FILE` option: loads any importable recording; raw
+  /// recordings are fused (9D when they carry a magnetometer and the frame needs one, else 6D),
+  /// device-motion files pass through.
+  ///
+  /// - Parameters:
+  ///   - url: The recording (CSV file, folder or zip).
+  ///   - referenceFrame: The frame for fused attitudes.
+  /// - Returns: Device motion in time order.
+  /// - Throws: ``RecordingError`` when the file cannot be loaded or is empty.
+  public static func deviceMotion(
+    from url: URL, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
+  ) throws(RecordingError) -> [DeviceMotion] {
+    let recording = try load(from: url)
+    guard recording.count > 0 else {
+      throw RecordingError(file: url.lastPathComponent, message: "the recording has no samples")
+    }
+    let mode: AttitudeEstimator.Mode =
+      referenceFrame.needsMagnetometer && recording.hasMagnetometer ? .nineD : .sixD
+    return recording.deviceMotion(mode: mode, referenceFrame: referenceFrame)
+  }
+}

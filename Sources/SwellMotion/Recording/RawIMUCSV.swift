@@ -1,0 +1,172 @@
+import Foundation
+import SwellGeometry
+
+/// The raw IMU recording format (FORMATS.md): `t_s,gx,gy,gz,ax,ay,az,mx,my,mz`.
+///
+/// - `t_s`: seconds, strictly increasing;
+/// - `gx,gy,gz`: gyroscope, rad/s, device frame;
+/// - `ax,ay,az`: accelerometer, specific force, m/s² (+9.81 on the up axis at rest);
+/// - `mx,my,mz`: magnetometer, µT; all three empty or `nan` where there is none (6D).
+///
+/// Reading: `#` comment lines and blank lines are skipped; columns after the tenth are ignored
+/// (the BROAD trials carry ground truth there); a row may stop after `az` (no magnetometer).
+/// Every malformed value is an error naming the line and column: a non-number, NaN or infinity
+/// in `t_s`, gyroscope or accelerometer (no sample is silently skipped, so no NaN can reach the
+/// fusion), an infinity or a partly missing magnetometer, and a timestamp that does not increase.
+public enum RawIMUCSV {
+  /// The first ten header columns, in order.
+  public static let columns = ["t_s", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
+
+  /// The header line written by ``encode(_:)``.
+  public static let header = columns.joined(separator: ",")
+
+  /// True when a header line (its fields) starts with the ten raw IMU columns.
+  ///
+  /// - Parameter fields: The header's field names.
+  /// - Returns: Whether the file is a raw IMU recording.
+  public static func matches(header fields: [String]) -> Bool {
+    fields.count >= columns.count && Array(fields.prefix(columns.count)) == columns
+  }
+
+  /// Reads a raw IMU recording file.
+  ///
+  /// - Parameter url: The file.
+  /// - Returns: The samples, in file order.
+  /// - Throws: ``RecordingError`` naming the file, line and column of the first problem.
+  public static func read(from url: URL) throws(RecordingError) -> [IMUSample] {
+    try parse(readBytes(url), fileName: url.lastPathComponent)
+  }
+
+  /// Parses a raw IMU recording from its bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file's contents (UTF-8).
+  ///   - fileName: The name used in errors.
+  /// - Returns: The samples, in file order.
+  /// - Throws: ``RecordingError`` naming the file, line and column of the first problem.
+  public static func parse(
+    _ bytes: some Collection<UInt8>, fileName: String
+  ) throws(RecordingError) -> [IMUSample] {
+    var scanner = CSVScanner(bytes: bytes, fileName: fileName)
+    guard let headerLine = scanner.nextRecord() else {
+      throw scanner.error(nil, nil, "empty file: expected the header '\(header)'")
+    }
+    var fields: [Range<Int>] = []
+    scanner.split(headerLine, into: &fields)
+    let names = fields.map { scanner.text($0) }
+    guard matches(header: names) else {
+      throw scanner.error(
+        headerLine.number, nil,
+        "header must start with '\(header)', found '\(scanner.preview(headerLine))'")
+    }
+    var samples: [IMUSample] = []
+    var previous = -Double.infinity
+    while let line = scanner.nextRecord() {
+      scanner.split(line, into: &fields)
+      guard fields.count >= 7 else {
+        throw scanner.error(
+          line.number, nil, "expected at least 7 fields (t_s to az), found \(fields.count)")
+      }
+      var v = [Double](repeating: 0, count: 7)
+      for c in 0..<7 {
+        let r = fields[c]
+        guard let x = scanner.double(r) else {
+          let t = scanner.text(r)
+          throw scanner.error(
+            line.number, columns[c], t.isEmpty ? "missing value" : "'\(t)' is not a number")
+        }
+        guard x.isFinite else {
+          throw scanner.error(line.number, columns[c], "'\(scanner.text(r))' is not finite")
+        }
+        v[c] = x
+      }
+      guard v[0] > previous else {
+        throw scanner.error(
+          line.number, "t_s",
+          "time \(scanner.text(fields[0])) does not increase (previous \(formatNumber(previous)))"
+        )
+      }
+      previous = v[0]
+      let magnetometer = try readMagnetometer(fields, scanner: scanner, line: line.number)
+      samples.append(
+        IMUSample(
+          timestamp: v[0], gyroscope: Vector3(v[1], v[2], v[3]),
+          accelerometer: Vector3(v[4], v[5], v[6]), magnetometer: magnetometer))
+    }
+    return samples
+  }
+
+  private static func readMagnetometer(
+    _ fields: [Range<Int>], scanner: CSVScanner, line: Int
+  ) throws(RecordingError) -> Vector3? {
+    var m = [Double](repeating: .nan, count: 3)
+    var present = 0
+    for c in 0..<3 {
+      let index = 7 + c
+      guard index < fields.count, !scanner.isBlank(fields[index]) else { continue }
+      guard let x = scanner.double(fields[index]) else {
+        throw scanner.error(
+          line, columns[index], "'\(scanner.text(fields[index]))' is not a number")
+      }
+      if x.isNaN { continue }
+      guard x.isFinite else {
+        throw scanner.error(line, columns[index], "'\(scanner.text(fields[index]))' is not finite")
+      }
+      m[c] = x
+      present += 1
+    }
+    if present == 0 { return nil }
+    guard present == 3 else {
+      let missing = (0..<3).first { m[$0].isNaN } ?? 0
+      throw scanner.error(
+        line, columns[7 + missing], "magnetometer must have all of mx,my,mz or none")
+    }
+    return Vector3(m[0], m[1], m[2])
+  }
+
+  /// Encodes samples as a raw IMU recording (header and one row per sample; a sample without
+  /// magnetometer has empty `mx,my,mz`). Numbers use the shortest text that reads back exactly.
+  ///
+  /// - Parameter samples: The samples, in time order.
+  /// - Returns: The file's contents.
+  public static func encode(_ samples: [IMUSample]) -> Data {
+    var out = header + "\n"
+    out.reserveCapacity(samples.count * 160 + 64)
+    for s in samples {
+      let values = [
+        s.timestamp, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x,
+        s.accelerometer.y, s.accelerometer.z,
+      ]
+      out += values.map(formatNumber).joined(separator: ",")
+      if let m = s.magnetometer {
+        out += "," + [m.x, m.y, m.z].map(formatNumber).joined(separator: ",") + "\n"
+      } else {
+        out += ",,,\n"
+      }
+    }
+    return Data(out.utf8)
+  }
+
+  /// Writes samples as a raw IMU recording, atomically (temporary file, then rename).
+  ///
+  /// - Parameters:
+  ///   - samples: The samples, in time order.
+  ///   - url: The destination file.
+  /// - Throws: ``RecordingError`` when the file cannot be written.
+  public static func write(_ samples: [IMUSample], to url: URL) throws(RecordingError) {
+    try AtomicWrite.write(encode(samples), to: url)
+  }
+}
+
+/// Reads a whole file, turning failures into a ``RecordingError`` naming it.
+func readBytes(_ url: URL) throws(RecordingError) -> Data {
+  do {
+    return try Data(contentsOf: url)
+  } catch {
+    let ns = error as NSError
+    let exists = FileManager.default.fileExists(atPath: url.path)
+    let reason =
+      exists ? "cannot read (\(ns.localizedDescription))" : "no such file"
+    throw RecordingError(file: url.path, message: reason)
+  }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Synchronization
+
+/// Collects the tail of a child process's standard error on a background thread.
+private final class ErrorTail: Sendable {
+  private let text = Mutex("")
+  private let done = DispatchSemaphore(value: 0)
+  private static let limit = 4096
+
+  /// Starts reading `descriptor` until end of file.
+  func start(reading descriptor: Int32) {
+    Thread.detachNewThread { [self] in
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { break }
+        let chunk = String(decoding: buffer[0..<n], as: UTF8.self)
+        text.withLock { value in
+          value += chunk
+          if value.utf8.count > Self.limit { value = String(value.suffix(Self.limit / 2)) }
+        }
+      }
+      done.signal()
+    }
+  }
+
+  /// Waits for end of file and returns the last few lines, one line joined by ` | `.
+  func finish() -> String {
+    done.wait()
+    let lines = text.withLock { $0 }.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let tail = lines.suffix(3).joined(separator: " | ")
+    return tail.count > 400 ? String(tail.suffix(400)) : tail
+  }
+}
+
+/// Encodes frames to MP4 (H.264), GIF, animated WebP or APNG by piping raw BGRA frames into an
+/// `ffmpeg` child process (`-f rawvideo -pix_fmt bgra -s WxH -r FPS -i -`).
+///
+/// ffmpeg writes a temporary file in the destination folder, renamed into place by ``finish()``.
+/// A missing ffmpeg, an encoder that exits early (its last error lines are in the message), a
+/// full disk or an unwritable folder give a one-line ``RenderError`` and leave no file behind.
+/// `SIGPIPE` is ignored so an early exit never kills the process.
+public final class VideoSink: FrameSink {
+  /// The video file.
+  public let path: String
+  /// The video format.
+  public let format: OutputFormat
+  /// The encoder settings.
+  public let options: FFmpegOptions
+  /// The number of frames sent to the encoder.
+  public private(set) var frameCount = 0
+
+  private struct Session {
+    var process: Process
+    var input: Pipe
+    /// Kept so its read end stays open while ``errors`` reads it.
+    var errorPipe: Pipe
+    var errors: ErrorTail
+    var file: OutputFile
+    var canvas: RasterCanvas
+    var configuration: FrameConfiguration
+  }
+  private var session: Session?
+  private var environment: [String: String]
+
+  /// Creates a video sink.
+  ///
+  /// - Parameters:
+  ///   - path: The video file to create or replace.
+  ///   - format: ``OutputFormat/mp4``, ``OutputFormat/gif``, ``OutputFormat/webp`` or
+  ///     ``OutputFormat/apng``.
+  ///   - options: The ffmpeg location and quality.
+  ///   - environment: Where `SWELL_FFMPEG` and `PATH` are read (the process environment by
+  ///     default).
+  /// - Throws: ``RenderError`` (`unsupportedFormat`) for a non-video format.
+  public init(
+    path: String, format: OutputFormat, options: FFmpegOptions = FFmpegOptions(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(RenderError) {
+    guard format.usesFFmpeg else {
+      throw RenderError(
+        .unsupportedFormat, path: path, reason: "\(format.rawValue) is not a video format")
+    }
+    self.path = path
+    self.format = format
+    self.options = options
+    self.environment = environment
+  }
+
+  deinit { cancel() }
+
+  /// Finds ffmpeg, checks the folder and starts the encoder.
+  ///
+  /// - Parameter configuration: The frame size, scale and rate.
+  /// - Throws: ``RenderError`` naming the video file.
+  public func begin(_ configuration: FrameConfiguration) throws(RenderError) {
+    guard session == nil else {
+      throw RenderError(.invalidState, path: path, reason: "the output was already begun")
+    }
+    try configuration.validate(for: path)
+    signal(SIGPIPE, SIG_IGN)
+    let executable = try options.resolveExecutable(environment: environment, output: path)
+    let canvas = try RasterCanvas(configuration, path: path)
+    let file = try OutputFile(path: path)
+    try file.closeDescriptor()
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = options.arguments(
+      for: format, pixelWidth: configuration.pixelWidth, pixelHeight: configuration.pixelHeight,
+      framesPerSecond: configuration.framesPerSecond, output: file.temporaryPath)
+    let input = Pipe()
+    let errorPipe = Pipe()
+    // Keep our ends out of other children started meanwhile, so EOF reaches this encoder.
+    _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(errorPipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errorPipe
+    do {
+      try process.run()
+    } catch {
+      file.discard()
+      throw RenderError(
+        .encoderMissing, path: path,
+        reason:
+          "cannot start ffmpeg '\(executable)' (\(error)); install the Debian package 'ffmpeg'")
+    }
+    // The child has its copies; close ours so EOF is seen when the child exits.
+    try? input.fileHandleForReading.close()
+    try? errorPipe.fileHandleForWriting.close()
+    let errors = ErrorTail()
+    errors.start(reading: errorPipe.fileHandleForReading.fileDescriptor)
+    session = Session(
+      process: process, input: input, errorPipe: errorPipe, errors: errors, file: file,
+      canvas: canvas, configuration: configuration)
+  }
+
+  /// Draws the next frame at the configured scale and sends it to the encoder.
+  ///
+  /// - Parameter body: Draws in points.
+  /// - Throws: What `body` throws, or ``RenderError`` naming the video file.
+  public func draw(_ body: (CairoContext) throws -> Void) throws {
+    guard let session else { throw notBegun() }
+    try session.canvas.render(body, path: path)
+    try session.canvas.image.withFramePixels { (frame) throws(RenderError) in try write(frame) }
+  }
+
+  /// Sends a frame of pixels to the encoder.
+  ///
+  /// - Parameter frame: The pixels, at the configured pixel size.
+  /// - Throws: ``RenderError``; when the encoder has stopped, its last error lines.
+  public func write(_ frame: FramePixels) throws(RenderError) {
+    guard let session else { throw notBegun() }
+    try checkFrame(
+      frame, width: session.configuration.pixelWidth, height: session.configuration.pixelHeight,
+      path: path)
+    let descriptor = session.input.fileHandleForWriting.fileDescriptor
+    let rowBytes = 4 * frame.pixelWidth
+    guard let base = frame.bytes.baseAddress else { return }
+    var failure: Int32 = 0
+    if frame.bytesPerRow == rowBytes {
+      failure = Self.writeAll(descriptor, base, rowBytes * frame.pixelHeight)
+    } else {
+      for row in 0..<frame.pixelHeight where failure == 0 {
+        failure = Self.writeAll(descriptor, base + row * frame.bytesPerRow, rowBytes)
+      }
+    }
+    guard failure == 0 else {
+      let error = stop(
+        reason: "ffmpeg stopped reading frames (\(String(cString: strerror(failure))))")
+      throw error
+    }
+    frameCount += 1
+  }
+
+  /// Writes every byte, retrying interrupted writes; returns 0 or the errno.
+  private static func writeAll(_ fd: Int32, _ start: UnsafeRawPointer, _ count: Int) -> Int32 {
+    var pointer = start
+    var remaining = count
+    while remaining > 0 {
+      let n = Foundation.write(fd, pointer, remaining)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      remaining -= n
+      pointer += n
+    }
+    return 0
+  }
+
+  /// Ends the stream, waits for the encoder and moves the video into place.
+  ///
+  /// - Throws: ``RenderError`` naming the video file, with ffmpeg's last error lines when it
+  ///   failed.
+  public func finish() throws(RenderError) {
+    guard let session else { throw notBegun() }
+    guard frameCount > 0 else {
+      cancel()
+      throw RenderError(.invalidState, path: path, reason: "no frame was written")
+    }
+    try? session.input.fileHandleForWriting.close()
+    session.process.waitUntilExit()
+    let tail = session.errors.finish()
+    self.session = nil
+    let process = session.process
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      session.file.discard()
+      throw RenderError(.encoderFailed, path: path, reason: Self.describe(process, tail: tail))
+    }
+    var info = stat()
+    guard stat(session.file.temporaryPath, &info) == 0, info.st_size > 0 else {
+      session.file.discard()
+      throw RenderError(
+        .encoderFailed, path: path, reason: "ffmpeg finished but wrote no data. \(tail)")
+    }
+    try session.file.commit()
+  }
+
+  /// Stops the encoder and removes its partial output.
+  public func cancel() {
+    guard session != nil else { return }
+    _ = stop(reason: "cancelled", terminate: true)
+  }
+
+  private func notBegun() -> RenderError {
+    RenderError(.invalidState, path: path, reason: "begin the output before adding frames")
+  }
+
+  /// Closes the pipe, waits for the encoder (terminating it first if asked), removes the
+  /// temporary file and returns an error describing how the encoder ended.
+  private func stop(reason: String, terminate: Bool = false) -> RenderError {
+    guard let session else { return notBegun() }
+    self.session = nil
+    try? session.input.fileHandleForWriting.close()
+    if terminate, session.process.isRunning { session.process.terminate() }
+    session.process.waitUntilExit()
+    let tail = session.errors.finish()
+    session.file.discard()
+    let detail = Self.describe(session.process, tail: tail)
+    return RenderError(.encoderFailed, path: path, reason: "\(reason); \(detail)")
+  }
+
+  private static func describe(_ process: Process, tail: String) -> String {
+    let status =
+      process.terminationReason == .exit
+      ? "ffmpeg exited with status \(process.terminationStatus)"
+      : "ffmpeg was killed by signal \(process.terminationStatus)"
+    return tail.isEmpty ? status : "\(status): \(tail)"
+  }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SwellEffects
+import SwellGeometry
+import SwellLayers
+import SwellMotion
+import SwellWaves
+
+/// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
+/// ``SwellWaves/WaterWaveController``, and the layers' motion effects driven by one
+/// ``SwellEffects/ViewerOffsetEngine`` through a portrait ``SwellEffects/MotionEffectApplicator``.
+///
+/// Each motion sample goes to every water controller and to the engine; each frame advances the
+/// controllers to the frame's target time and applies the engine's offset when one is due.
+/// Deterministic: given the same motion and frames, the same presentation values.
+///
+/// Traced values: the file's `trace` list, or by default each water's
+/// `NAME.transform.rotation.z`, `NAME.amplitude`, `NAME.phase`, then (with motion effects)
+/// `offset.horizontal`, `offset.vertical` and `LAYER.position.x`, `LAYER.position.y` for each
+/// named layer with effects.
+public final class FileScene: Scene {
+  /// The description the scene was built from (with the options applied).
+  public let file: SceneFile
+  /// The scene's name (the file's `name`).
+  public var name: String { file.name }
+  /// The canvas size, points.
+  public var size: Size { Size(width: file.canvas.width, height: file.canvas.height) }
+  /// Pixels per point.
+  public var scale: Double { file.canvas.scale }
+  /// The canvas background colour.
+  public var background: Color { file.canvas.background.color }
+  /// The root layer; its bounds are the canvas.
+  public let root: Layer
+  /// The water controllers, one per `waterWave` layer, in file order.
+  public let waterControllers: [WaterWaveController]
+  /// The layers with motion effects, in file order.
+  public let effectLayers: [Layer]
+  /// The viewer-offset engine (it runs only when some layer has motion effects).
+  public private(set) var engine: ViewerOffsetEngine
+  /// The applicator (portrait interface).
+  public let applicator = MotionEffectApplicator()
+  /// The traced values, in column order after `time`.
+  public let traceKeys: [String]
+  private var cache: (time: Double, copies: [ObjectIdentifier: Layer])?
+
+  /// Builds a scene from a description.
+  ///
+  /// - Parameters:
+  ///   - file: A validated description (``SceneFile/load(from:)`` or ``SceneFile/decode(_:source:)``
+  ///     validate; for a hand-made value call ``SceneFile/validate(source:)`` first).
+  ///   - options: Canvas overrides, the seed-exact rule, the water response and Reduce Motion.
+  ///   - baseDirectory: The folder relative image paths are resolved against.
+  public init(
+    file: SceneFile, options: SceneOptions = SceneOptions(), baseDirectory: URL? = nil
+  ) {
+    let f = file.applying(options)
+    self.file = f
+    let tree = f.makeLayerTree(baseDirectory: baseDirectory)
+    root = tree.root
+    waterControllers = tree.waters.map { WaterWaveController(layer: $0.layer, options: $0.options) }
+    effectLayers = tree.effectLayers
+    engine = ViewerOffsetEngine(configuration: f.viewerOffset?.configuration ?? .init())
+    if let keys = f.trace {
+      traceKeys = keys
+    } else {
+      var keys: [String] = []
+      for c in waterControllers {
+        let n = c.layer.name ?? "water"
+        keys += ["\(n).transform.rotation.z", "\(n).amplitude", "\(n).phase"]
+      }
+      if !effectLayers.isEmpty {
+        keys += ["offset.horizontal", "offset.vertical"]
+        for l in effectLayers {
+          if let n = l.name, !n.contains(".") { keys += ["\(n).position.x", "\(n).position.y"] }
+        }
+      }
+      traceKeys = keys
+    }
+  }
+
+  /// Reads a scene file and builds its scene; relative image paths resolve against the file's
+  /// folder.
+  ///
+  /// - Parameters:
+  ///   - url: The JSON file.
+  ///   - options: Canvas overrides and motion options.
+  /// - Throws: ``SceneFileError`` naming the file and the JSON path of the bad field.
+  public convenience init(contentsOf url: URL, options: SceneOptions = SceneOptions()) throws {
+    let file = try SceneFile.load(from: url)
+    try file.applying(options).validate(source: url.path)
+    self.init(file: file, options: options, baseDirectory: url.deletingLastPathComponent())
+  }
+
+  /// Feeds a sample to every water and to the viewer-offset engine.
+  ///
+  /// - Parameter motion: The sample, CoreMotion units.
+  public func receive(_ motion: DeviceMotion) {
+    for c in waterControllers { c.receive(motion) }
+    if !effectLayers.isEmpty { engine.receive(motion) }
+    cache = nil
+  }
+
+  /// Advances the waters to the frame's target time and applies a due viewer offset.
+  ///
+  /// - Parameter frame: The frame.
+  public func advance(to frame: DisplayLinkFrame) {
+    for c in waterControllers { c.advance(to: frame.targetTimestamp) }
+    if !effectLayers.isEmpty, let offset = engine.advance(to: frame.targetTimestamp) {
+      applicator.apply(offset, to: root)
+    }
+    cache = nil
+  }
+
+  /// A traced value: `offset.horizontal` / `offset.vertical` (the applied viewer offset in the
+  /// interface's axes, −1...1) or the presentation value of `LAYER.KEYPATH` (angles in (−π, π]).
+  ///
+  /// - Parameters:
+  ///   - key: A trace key.
+  ///   - time: Seconds (the frame's target time).
+  /// - Returns: The value, or `nil` for an unknown key.
+  public func traceValue(_ key: String, at time: Double) -> Double? {
+    switch key {
+    case "offset.horizontal": return applicator.pose(for: engine.appliedOffset).horizontal
+    case "offset.vertical": return applicator.pose(for: engine.appliedOffset).vertical
+    default: break
+    }
+    guard let dot = key.firstIndex(of: "."),
+      let layer = root.layer(named: String(key[..<dot]))
+    else { return nil }
+    let path = String(key[key.index(after: dot)...])
+    var copies = cache.flatMap { $0.time == time ? $0.copies : nil } ?? [:]
+    let copy: Layer
+    if let c = copies[ObjectIdentifier(layer)] {
+      copy = c
+    } else {
+      copy = layer.presentationCopy(at: time)
+      copies[ObjectIdentifier(layer)] = copy
+      cache = (time, copies)
+    }
+    guard case .number(let v) = copy.value(forKeyPath: path) else { return nil }
+    return path.contains("rotation") ? normalizedAngle(v) : v
+  }
+}

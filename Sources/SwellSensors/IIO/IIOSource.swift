@@ -1,0 +1,439 @@
+import Glibc
+import SwellGeometry
+import SwellMotion
+import Synchronization
+
+/// How an ``IIOSource`` reads its devices.
+public enum IIOReadMode: String, Hashable, Sendable {
+  /// Buffered reads from `/dev/iio:deviceN` when every device allows it, else polling.
+  case automatic
+  /// Buffered reads only; fail when the buffer cannot be used.
+  case buffered
+  /// Poll the sysfs `_raw` files on the source's clock.
+  case polled
+}
+
+/// Options of an ``IIOSource``.
+public struct IIOSourceConfiguration: Hashable, Sendable {
+  /// The sysfs directory of `iio:deviceN` entries.
+  public var sysfsRoot: String = IIOSysfs.defaultRoot
+  /// The folder holding the character devices `iio:deviceN`.
+  public var devRoot: String = "/dev"
+  /// Which device to use: a chip name (`bmi160`), a name prefix shared by split devices
+  /// (`lsm6dsm` for `lsm6dsm_accel` + `lsm6dsm_gyro`) or a directory name (`iio:device2`);
+  /// `nil` picks the first accelerometer.
+  public var deviceName: String?
+  /// Buffered, polled, or buffered with a fallback to polling.
+  public var mode: IIOReadMode = .automatic
+  /// A sampling frequency to set on the devices, Hz (`nil` leaves it alone).
+  public var samplingFrequency: Double?
+  /// The polling rate, Hz; `nil` uses the device's sampling frequency, capped to 1...200 Hz
+  /// (100 Hz when the device reports none).
+  public var pollingRate: Double?
+  /// Scans the kernel buffer holds (`buffer/length`).
+  public var bufferLength: Int = 128
+  /// How often a lost device is looked for, seconds on the source's clock.
+  public var reconnectInterval: Double = 0.5
+  /// In `.automatic` mode, how long to wait for the first buffered scan before falling back to
+  /// polling (a device whose trigger is not set never delivers scans), seconds on the source's
+  /// clock.
+  public var firstScanTimeout: Double = 2
+
+  /// Creates the default configuration.
+  public init() {}
+}
+
+/// A live motion source over Linux Industrial I/O accelerometers, gyroscopes and magnetometers.
+///
+/// It combines one device with several channel types (bmi160 style) or separate accelerometer,
+/// gyroscope and magnetometer devices (st_lsm6dsx style) into one stream of ``IMUSample``s in
+/// the **device frame** (after each type's mount matrix): m/s² specific force, rad/s, µT (IIO
+/// magnetometers report Gauss; the source multiplies by 100).
+///
+/// Buffered mode emits one sample per gyroscope scan (accelerometer scan when there is no
+/// gyroscope), holding the latest value of the other devices, timestamped with the scan's
+/// `in_timestamp` in seconds. Polled mode reads the `_raw` files at the polling rate on the
+/// source's clock and timestamps samples with that clock (seconds since the source was made).
+/// A device without a gyroscope yields samples with a zero gyroscope (see ``hasGyroscope``).
+///
+/// **Unplugging.** When a device disappears (its sysfs directory vanishes, a read fails with
+/// `ENODEV`, or its character device hangs up), ``next()`` throws a transient
+/// `MotionSourceError`. The following call to ``next()`` then polls the sysfs root every
+/// ``IIOSourceConfiguration/reconnectInterval`` seconds (on the source's clock) for a device with
+/// the same name and channel types, which may come back under a new `iio:deviceN`, and resumes
+/// once it is there. Cancel the calling task to stop waiting.
+///
+/// Calls to ``next()`` must not overlap.
+public final class IIOSource: MotionSource {
+  /// `iio:` followed by the device names, e.g. `iio:bmi160`.
+  public let name: String
+  /// True when one of the devices has magnetometer channels.
+  public let hasMagnetometer: Bool
+  /// True when one of the devices has gyroscope channels.
+  public let hasGyroscope: Bool
+  /// The devices in use, with the channel types each one supplies.
+  public let parts: [(device: IIODevice, types: [IIOChannelType])]
+
+  private let core: Core
+  private let status = StatusBox()
+
+  private final class StatusBox: Sendable {
+    struct Status {
+      var activeMode: IIOReadMode?
+      var fallbackReason: String?
+    }
+    let state = Mutex(Status())
+  }
+
+  /// Opens the source: discovers the devices and sets their sampling frequency. Reading starts
+  /// with the first call to ``next()``.
+  ///
+  /// - Parameters:
+  ///   - configuration: Where to look and how to read.
+  ///   - clock: The clock for polling, timestamps of polled samples and reconnection.
+  /// - Throws: ``IIOError`` when there is no matching accelerometer or a device is unreadable.
+  public convenience init(
+    configuration: IIOSourceConfiguration = IIOSourceConfiguration(),
+    clock: some Clock<Duration> = ContinuousClock()
+  ) throws(IIOError) {
+    try self.init(
+      configuration: configuration, clock: SourceClock(clock),
+      sysfs: IIOSysfs(root: configuration.sysfsRoot))
+  }
+
+  init(configuration: IIOSourceConfiguration, clock: SourceClock, sysfs: IIOSysfs) throws(IIOError)
+  {
+    let devices = try sysfs.devices()
+    var parts = try IIOSource.select(
+      from: devices, named: configuration.deviceName, root: sysfs.root)
+    if let hz = configuration.samplingFrequency {
+      for i in parts.indices {
+        try sysfs.setSamplingFrequency(hz, of: parts[i].device)
+        parts[i].device = try sysfs.device(id: parts[i].device.id) ?? parts[i].device
+      }
+    }
+    self.parts = parts
+    let names = parts.map(\.device.name)
+    name = "iio:" + names.joined(separator: "+")
+    hasMagnetometer = parts.contains { $0.types.contains(.magn) }
+    hasGyroscope = parts.contains { $0.types.contains(.anglvel) }
+    let status = self.status
+    core = Core(
+      configuration: configuration, clock: clock, sysfs: sysfs, parts: parts,
+      hasGyroscope: hasGyroscope, hasMagnetometer: hasMagnetometer, name: name,
+      report: { mode, reason in
+        status.state.withLock {
+          $0.activeMode = mode
+          $0.fallbackReason = reason
+        }
+      })
+  }
+
+  /// The mode in use once reading started: `.buffered` or `.polled` (`nil` before).
+  public var activeMode: IIOReadMode? { status.state.withLock { $0.activeMode } }
+
+  /// Why buffered reads were not used in `.automatic` mode (e.g. a permission problem, with the
+  /// fix), or `nil`.
+  public var fallbackReason: String? { status.state.withLock { $0.fallbackReason } }
+
+  /// Returns the next sample, waiting for it.
+  ///
+  /// - Returns: The next `.sample`; never `nil` (a live source does not end).
+  /// - Throws: A transient `MotionSourceError` when a device disappeared (call again to wait
+  ///   for its return), a permanent one for malformed data, or `CancellationError`.
+  public func next() async throws -> MotionEvent? {
+    try await core.next()
+  }
+
+  /// Stops the reader threads and disables the device buffers.
+  public func stop() async {
+    await core.stopStreams()
+  }
+
+  /// Picks the devices: the first (or named) accelerometer, then a gyroscope and a magnetometer
+  /// from the same device, from a device whose name shares its prefix, or any device.
+  static func select(from devices: [IIODevice], named wanted: String?, root: String)
+    throws(IIOError) -> [(device: IIODevice, types: [IIOChannelType])]
+  {
+    var pool = devices
+    if let wanted {
+      pool = devices.filter { $0.name == wanted || $0.id == wanted || $0.name.hasPrefix(wanted) }
+      guard !pool.isEmpty else {
+        let list = devices.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+        throw IIOError(
+          "no IIO motion device named '\(wanted)' under \(root); found: "
+            + (list.isEmpty ? "none" : list), path: root)
+      }
+    }
+    guard let accel = pool.first(where: { $0.types.contains(.accel) }) else {
+      throw IIOError(
+        "no IIO accelerometer under \(root)"
+          + (devices.isEmpty ? " (no motion devices at all)" : ""), path: root)
+    }
+    func stem(_ n: String) -> String {
+      for s in ["_accel", "_gyro", "_magn", "_anglvel"] where n.hasSuffix(s) {
+        return String(n.dropLast(s.count))
+      }
+      return n
+    }
+    func pick(_ type: IIOChannelType) -> IIODevice? {
+      if accel.types.contains(type) { return accel }
+      return pool.first { $0.types.contains(type) && stem($0.name) == stem(accel.name) }
+        ?? pool.first { $0.types.contains(type) }
+    }
+    var parts: [(device: IIODevice, types: [IIOChannelType])] = []
+    for type in IIOChannelType.allCases {
+      guard let d = pick(type) else { continue }
+      if let i = parts.firstIndex(where: { $0.device.id == d.id }) {
+        parts[i].types.append(type)
+      } else {
+        parts.append((d, [type]))
+      }
+    }
+    return parts
+  }
+}
+
+/// The state machine behind ``IIOSource``, isolated in an actor.
+private actor Core {
+  private enum Phase {
+    case idle
+    case polled(period: Double, nextTick: Double)
+    case buffered([IIOBufferStream], EventQueue<IIOReading>, waitingForFirst: Bool)
+    case lost(reason: String)
+  }
+
+  private let configuration: IIOSourceConfiguration
+  private let clock: SourceClock
+  private let sysfs: IIOSysfs
+  private var parts: [(device: IIODevice, types: [IIOChannelType])]
+  private let hasGyroscope: Bool
+  private let hasMagnetometer: Bool
+  private let name: String
+  private let report: @Sendable (IIOReadMode?, String?) -> Void
+  private var phase = Phase.idle
+  private var held = IIOReading()
+  private var lastTimestamp = -Double.infinity
+
+  init(
+    configuration: IIOSourceConfiguration, clock: SourceClock, sysfs: IIOSysfs,
+    parts: [(device: IIODevice, types: [IIOChannelType])], hasGyroscope: Bool,
+    hasMagnetometer: Bool, name: String,
+    report: @escaping @Sendable (IIOReadMode?, String?) -> Void
+  ) {
+    self.configuration = configuration
+    self.clock = clock
+    self.sysfs = sysfs
+    self.parts = parts
+    self.hasGyroscope = hasGyroscope
+    self.hasMagnetometer = hasMagnetometer
+    self.name = name
+    self.report = report
+  }
+
+  deinit {
+    if case .buffered(let streams, _, _) = phase {
+      for s in streams { s.stop() }
+    }
+  }
+
+  func stopStreams() {
+    if case .buffered(let streams, _, _) = phase {
+      for s in streams { s.stop() }
+    }
+    phase = .idle
+  }
+
+  func next() async throws -> MotionEvent? {
+    while true {
+      try Task.checkCancellation()
+      switch phase {
+      case .idle:
+        try begin()
+      case .lost:
+        try await waitForReturn()
+      case .polled(let period, let nextTick):
+        try await clock.sleepUntil(nextTick)
+        let now = clock.now()
+        let following = nextTick + period
+        phase = .polled(period: period, nextTick: following < now ? now + period : following)
+        let reading: IIOReading
+        switch pollOnce() {
+        case .success(let r): reading = r
+        case .failure(let e):
+          if e.isDeviceGone { throw lose(e.message) }
+          throw MotionSourceError("\(name): \(e.message)")
+        }
+        if let s = combine(reading, timestamp: now) { return .sample(s) }
+      case .buffered(let streams, let queue, let waitingForFirst):
+        var reading: IIOReading
+        do {
+          if waitingForFirst && configuration.mode == .automatic {
+            guard let first = try await firstReading(queue) else {
+              for s in streams { s.stop() }
+              try startPolling(
+                reason: "no buffered scan arrived within \(configuration.firstScanTimeout) s "
+                  + "(is the device's trigger set?)")
+              continue
+            }
+            reading = first
+            phase = .buffered(streams, queue, waitingForFirst: false)
+          } else {
+            reading = try await queue.next()
+          }
+        } catch let e as IIOError {
+          throw lose(e.message)
+        }
+        let t = reading.timestampNanoseconds.map(IIOSourceTime.seconds) ?? clock.now()
+        if let s = combine(reading, timestamp: t) { return .sample(s) }
+      }
+    }
+  }
+
+  private func pollOnce() -> Result<IIOReading, IIOError> {
+    var reading = IIOReading()
+    for part in parts {
+      for type in part.types {
+        do {
+          reading[type] = try sysfs.readVector(type, of: part.device)
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
+    return .success(reading)
+  }
+
+  /// Starts reading: buffered when possible and wanted, else polled.
+  private func begin() throws {
+    held = IIOReading()
+    if configuration.mode != .polled {
+      if let e = startBuffered() {
+        if configuration.mode == .buffered { throw MotionSourceError("\(name): \(e.message)") }
+        try startPolling(reason: e.message)
+      } else {
+        report(.buffered, nil)
+      }
+    } else {
+      try startPolling(reason: nil)
+    }
+  }
+
+  /// Waits for the first buffered reading, or returns `nil` after the first-scan timeout.
+  private func firstReading(_ queue: EventQueue<IIOReading>) async throws -> IIOReading? {
+    let clock = self.clock
+    let deadline = clock.now() + configuration.firstScanTimeout
+    return try await withThrowingTaskGroup(of: IIOReading?.self) { group in
+      group.addTask { try await queue.next() }
+      group.addTask {
+        try await clock.sleepUntil(deadline)
+        return nil
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? nil
+    }
+  }
+
+  private func startPolling(reason: String?) throws {
+    report(.polled, reason)
+    for part in parts {
+      for type in part.types {
+        if let c = part.device.channels(of: type).first(where: { !$0.hasRawFile }) {
+          throw MotionSourceError(
+            "\(name): \(part.device.path)/\(c.name)_raw is missing, and polling needs it")
+        }
+      }
+    }
+    let deviceRate = parts.compactMap(\.device.samplingFrequency).max() ?? 100
+    let rate = configuration.pollingRate ?? min(max(deviceRate, 1), 200)
+    phase = .polled(period: 1 / rate, nextTick: clock.now())
+  }
+
+  /// Starts the buffered streams; returns the reason when that is not possible.
+  private func startBuffered() -> IIOError? {
+    for part in parts {
+      for type in part.types where !part.device.canBuffer(type) {
+        return IIOError(
+          "\(part.device.path): the \(type.rawValue) channels cannot be buffered "
+            + "(no scan_elements or buffer directory)", path: part.device.path, code: ENOENT)
+      }
+    }
+    let queue = EventQueue<IIOReading>()
+    var streams: [IIOBufferStream] = []
+    do throws(IIOError) {
+      for part in parts {
+        streams.append(
+          try IIOBufferStream.start(
+            device: part.device, types: part.types, devRoot: configuration.devRoot,
+            bufferLength: configuration.bufferLength, sysfs: sysfs, queue: queue))
+      }
+    } catch {
+      for s in streams { s.stop() }
+      return error
+    }
+    phase = .buffered(streams, queue, waitingForFirst: true)
+    return nil
+  }
+
+  /// Marks the source lost and returns the transient error to throw.
+  private func lose(_ why: String) -> MotionSourceError {
+    if case .buffered(let streams, _, _) = phase {
+      for s in streams { s.stop() }
+    }
+    phase = .lost(reason: why)
+    return MotionSourceError(
+      "\(name): \(why); waiting for the device to return", isTransient: true)
+  }
+
+  /// Looks for the devices every reconnect interval until all are back, then restarts.
+  private func waitForReturn() async throws {
+    var deadline = clock.now()
+    while true {
+      try Task.checkCancellation()
+      if let found = rediscover() {
+        parts = found
+        phase = .idle
+        return
+      }
+      deadline += max(configuration.reconnectInterval, 0.001)
+      try await clock.sleepUntil(deadline)
+    }
+  }
+
+  private func rediscover() -> [(device: IIODevice, types: [IIOChannelType])]? {
+    guard let devices = try? sysfs.devices() else { return nil }
+    var found: [(device: IIODevice, types: [IIOChannelType])] = []
+    for part in parts {
+      guard
+        let d = devices.first(where: { d in
+          d.name == part.device.name && part.types.allSatisfy { d.types.contains($0) }
+        })
+      else { return nil }
+      found.append((d, part.types))
+    }
+    return found
+  }
+
+  /// Merges a reading into the held values and returns a sample when the primary type arrived.
+  private func combine(_ reading: IIOReading, timestamp: Double) -> IMUSample? {
+    if let a = reading.accel { held.accel = a }
+    if let g = reading.gyro { held.gyro = g }
+    if let m = reading.magn { held.magn = m }
+    let primary = hasGyroscope ? reading.gyro : reading.accel
+    guard primary != nil, let accel = held.accel, timestamp > lastTimestamp else { return nil }
+    guard !hasGyroscope || held.gyro != nil else { return nil }
+    lastTimestamp = timestamp
+    return IMUSample(
+      timestamp: timestamp, gyroscope: held.gyro ?? .zero, accelerometer: accel,
+      magnetometer: hasMagnetometer ? held.magn : nil)
+  }
+}
+
+/// Conversions of IIO timestamps.
+enum IIOSourceTime {
+  /// Nanoseconds (`in_timestamp`, an Int64) to seconds, splitting whole seconds first so large
+  /// realtime values keep their precision as long as a `Double` can.
+  static func seconds(_ ns: Int64) -> Double {
+    Double(ns / 1_000_000_000) + Double(ns % 1_000_000_000) / 1e9
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// One figure measured by `swell bench`: repeated timings summarised as median, min and max.
+struct BenchmarkFigure: Sendable {
+  /// The dotted name, e.g. `fusion.9d.samples_per_s`.
+  var name: String
+  /// The unit, e.g. `samples/s` or `ms`.
+  var unit: String
+  /// One value per repetition.
+  var values: [Double]
+
+  var median: Double {
+    let s = values.sorted()
+    guard !s.isEmpty else { return .nan }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+  }
+  var min: Double { values.min() ?? .nan }
+  var max: Double { values.max() ?? .nan }
+}
+
+/// A group of benchmarks run by `swell bench`. Other parts (rendering, ...) add their own type
+/// and list it in ``BenchmarkRegistry/all``.
+protocol Benchmark: Sendable {
+  /// A short name for progress and `--only`, e.g. `fusion`.
+  static var name: String { get }
+  /// Runs the benchmark and returns its figures.
+  ///
+  /// - Parameters:
+  ///   - quick: A fast smoke run (few repetitions, little data) instead of a full one.
+  ///   - progress: Called with a short label before each timed part.
+  /// - Returns: The measured figures.
+  static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure]
+}
+
+/// The benchmarks `swell bench` runs, in order.
+enum BenchmarkRegistry {
+  static let all: [any Benchmark.Type] = [
+    FusionBenchmark.self,
+    RenderBenchmark.self,
+  ]
+}
+
+/// Times a closure: returns seconds per call for each repetition.
+///
+/// - Parameters:
+///   - repetitions: How many timed runs.
+///   - body: The work; its result is kept alive so the optimiser cannot drop it.
+/// - Returns: Seconds for each run.
+func measureSeconds(repetitions: Int, _ body: () -> Double) -> [Double] {
+  let clock = ContinuousClock()
+  var out: [Double] = []
+  var sink = 0.0
+  for _ in 0..<repetitions {
+    let start = clock.now
+    sink += body()
+    let d = start.duration(to: clock.now)
+    out.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+  }
+  if sink.isNaN { print("", terminator: "") }
+  return out
+}

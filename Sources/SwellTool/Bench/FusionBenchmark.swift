@@ -1,0 +1,103 @@
+import Foundation
+import SwellGeometry
+import SwellMotion
+
+/// Sensor-fusion throughput on synthetic motion: 9D and 6D fusion through the estimator's flat
+/// batch entry point, and a plain quaternion gyroscope-integration loop timed in the same run as
+/// the baseline.
+enum FusionBenchmark: Benchmark {
+  static let name = "fusion"
+
+  /// Synthetic IMU data: smooth rotation about a wandering axis, sampled at 285.7 Hz, with a
+  /// gyroscope bias, accelerometer = R⁻¹(g), magnetometer = R⁻¹(m_earth), in flat arrays.
+  struct Data {
+    var t: [Double] = []
+    var g: [Double] = []
+    var a: [Double] = []
+    var m: [Double] = []
+
+    init(count n: Int) {
+      var q = Quaternion.identity
+      let dt = 0.0035
+      let gravity = Vector3(0, 0, standardGravity)
+      let field = Vector3(20, 0, -44)
+      t.reserveCapacity(n)
+      g.reserveCapacity(3 * n)
+      a.reserveCapacity(3 * n)
+      m.reserveCapacity(3 * n)
+      for i in 0..<n {
+        let time = Double(i) * dt
+        let w = Vector3(1.3 * sin(0.7 * time), 0.9 * cos(0.45 * time), 1.7 * sin(0.3 * time + 1))
+        q = (q * Quaternion(rotationVector: w * dt)).normalized()
+        let ab = q.inverseRotate(gravity)
+        let mb = q.inverseRotate(field)
+        t.append(time)
+        g.append(contentsOf: [w.x + 0.004, w.y - 0.003, w.z + 0.002])
+        a.append(contentsOf: [ab.x, ab.y, ab.z])
+        m.append(contentsOf: [mb.x, mb.y, mb.z])
+      }
+    }
+  }
+
+  static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure] {
+    let n = quick ? 20_000 : 400_000
+    let reps = quick ? 2 : 9
+    progress("fusion: generating \(n) samples")
+    let data = Data(count: n)
+    var out = [Double](repeating: 0, count: 4 * n)
+
+    func fuse(_ mode: AttitudeEstimator.Mode) -> Double {
+      var est = AttitudeEstimator(mode: mode)
+      data.t.withUnsafeBufferPointer { t in
+        data.g.withUnsafeBufferPointer { g in
+          data.a.withUnsafeBufferPointer { a in
+            data.m.withUnsafeBufferPointer { m in
+              out.withUnsafeMutableBufferPointer { o in
+                est.attitudes(
+                  timestamps: t, gyroscope: g, accelerometer: a,
+                  magnetometer: mode == .nineD ? m : nil, output: o)
+              }
+            }
+          }
+        }
+      }
+      return out[4 * (n - 1)]
+    }
+
+    func integrate() -> Double {
+      var q = Quaternion.identity
+      data.t.withUnsafeBufferPointer { t in
+        data.g.withUnsafeBufferPointer { g in
+          out.withUnsafeMutableBufferPointer { o in
+            var last = t[0]
+            for i in 0..<t.count {
+              let dt = t[i] - last
+              last = t[i]
+              let w = Vector3(g[3 * i], g[3 * i + 1], g[3 * i + 2])
+              q = (q * Quaternion(rotationVector: w * dt)).normalized()
+              o[4 * i] = q.w
+              o[4 * i + 1] = q.x
+              o[4 * i + 2] = q.y
+              o[4 * i + 3] = q.z
+            }
+          }
+        }
+      }
+      return q.w
+    }
+
+    func rates(_ seconds: [Double]) -> [Double] { seconds.map { Double(n) / $0 } }
+    progress("fusion: 9D")
+    let nine = rates(measureSeconds(repetitions: reps) { fuse(.nineD) })
+    progress("fusion: 6D")
+    let six = rates(measureSeconds(repetitions: reps) { fuse(.sixD) })
+    progress("fusion: gyroscope integration baseline")
+    let base = rates(measureSeconds(repetitions: reps) { integrate() })
+    return [
+      BenchmarkFigure(name: "fusion.9d.samples_per_s", unit: "samples/s", values: nine),
+      BenchmarkFigure(name: "fusion.6d.samples_per_s", unit: "samples/s", values: six),
+      BenchmarkFigure(
+        name: "fusion.baseline.gyro_integration.samples_per_s", unit: "samples/s", values: base),
+    ]
+  }
+}

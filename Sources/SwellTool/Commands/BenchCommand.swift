@@ -1,0 +1,63 @@
+import Foundation
+
+/// `swell bench`: the performance suite. Each registered ``Benchmark`` reports figures as
+/// median, min and max over repetitions.
+struct BenchCommand: ToolCommand {
+  static let name = "bench"
+  static let summary = "the performance suite (fusion throughput, ...)"
+  static let help = """
+    Usage: swell bench [--json] [--quick] [--only NAME]
+
+    Runs the performance suite on synthetic data (no files needed) on one core and prints a
+    table of the figures (median, min and max over repetitions).
+
+    Options:
+      --json        print one JSON object: {"NAME": {"median": X, "min": X, "max": X,
+                    "unit": "..."}, ...} with dotted names such as fusion.9d.samples_per_s
+      --quick       a fast smoke run (little data, two repetitions); numbers are rough
+      --only NAME   run one benchmark group (\(BenchmarkRegistry.all.map { $0.name }.joined(separator: ", ")))
+
+    """
+
+  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
+    let json = arguments.flag("--json")
+    let quick = arguments.flag("--quick")
+    let only = try arguments.option("--only")
+    try arguments.finish()
+    let groups = BenchmarkRegistry.all.filter { only == nil || $0.name == only }
+    guard !groups.isEmpty else {
+      throw UsageError("unknown benchmark '\(only ?? "")'")
+    }
+    var figures: [BenchmarkFigure] = []
+    for g in groups {
+      figures += g.run(quick: quick) { label in
+        if console.isInteractive { console.err("\r\u{1B}[K\(label)...") }
+      }
+    }
+    if console.isInteractive { console.err("\r\u{1B}[K") }
+    if json {
+      let body = figures.map {
+        "\"\($0.name)\": {\"median\": \(num($0.median)), \"min\": \(num($0.min)), "
+          + "\"max\": \(num($0.max)), \"unit\": \"\($0.unit)\"}"
+      }
+      console.out("{" + body.joined(separator: ", ") + "}\n")
+    } else {
+      console.out(
+        "figure".padding(toLength: 48, withPad: " ", startingAt: 0)
+          + "      median         min         max  unit\n")
+      for f in figures {
+        console.out(
+          f.name.padding(toLength: 48, withPad: " ", startingAt: 0) + col(f.median) + col(f.min)
+            + col(f.max) + "  " + f.unit + "\n")
+      }
+    }
+    return 0
+  }
+
+  private static func num(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "null" }
+
+  private static func col(_ v: Double) -> String {
+    let s = v >= 1e5 ? String(format: "%.3e", v) : String(format: "%.3f", v)
+    return String(repeating: " ", count: max(0, 12 - s.count)) + s
+  }
+}

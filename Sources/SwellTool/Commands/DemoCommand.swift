@@ -1,0 +1,157 @@
+import Foundation
+import SwellGeometry
+import SwellLayers
+import SwellMotion
+import SwellRender
+import SwellScenes
+
+/// `swell demo`: the WaterWave demo driven by the bundled real phone recording (fused by Swell's
+/// own sensor fusion): a live window where a display exists, else `swell-demo.mp4`.
+struct DemoCommand: ToolCommand {
+  static let name = "demo"
+  static let summary = "the WaterWave demo driven by a real phone recording (window or MP4)"
+  static let help = """
+    Usage: swell demo [--live | --file] [-o FILE] [--duration S] [--fps N] [--size WxH[@S]]
+                      [--start S] [--seed-exact]
+
+    Plays the built-in 'waterwave' scene under a real iPhone recording that ships with Swell
+    (Sensor Logger, 27 s of a phone turned by hand, MIT licence), fused into device motion by
+    Swell's own sensor fusion. Where a display exists it opens a live window (q or Escape
+    quits, space pauses); otherwise, or with --file, it renders the video and prints where.
+
+    Options:
+      --live                 open the live window (fails without a display)
+      --file                 render the video even where a display exists
+      -o, --output FILE      the video (default swell-demo.mp4; the extension picks the format)
+      --duration S           seconds to render (default 10)
+      --fps N                frames per second (default 60)
+      --size WxH[@S]         canvas in points and pixels per point (default 390x844@3 for the
+                             file, 390x844@1 for the window)
+      --start S              seconds into the recording to start at (default 0)
+      --seed-exact           the seed's literal tilt rule
+      --preset NAME          the libx264 preset for MP4 (default veryfast)
+
+    """
+
+  /// The bundled recording's folder.
+  static var recordingURL: URL? {
+    Bundle.module.url(
+      forResource: "sensorlogger-ios-rotation", withExtension: nil, subdirectory: "Resources")
+      ?? Bundle.module.resourceURL?.appendingPathComponent("Resources/sensorlogger-ios-rotation")
+  }
+
+  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
+    let forceLive = arguments.flag("--live")
+    let forceFile = arguments.flag("--file")
+    let output = try arguments.option("--output", "-o") ?? "swell-demo.mp4"
+    let duration = try arguments.positiveNumber("--duration") ?? 10
+    let fps = try arguments.positiveNumber("--fps") ?? 60
+    let sizeSpec = try arguments.option("--size")
+    let start = try arguments.number("--start", in: 0...1e6) ?? 0
+    let preset = try arguments.option("--preset") ?? "veryfast"
+    let seedExact = arguments.flag("--seed-exact")
+    try arguments.finish()
+    guard !(forceLive && forceFile) else {
+      throw UsageError("--live and --file exclude each other")
+    }
+    guard fps <= 1000 else { throw UsageError("--fps must be at most 1000, got \(fps)") }
+
+    guard let url = recordingURL, FileManager.default.fileExists(atPath: url.path) else {
+      throw ToolError("the bundled recording sensorlogger-ios-rotation is missing from the install")
+    }
+    let all: [DeviceMotion]
+    do {
+      all = try MotionRecording.deviceMotion(from: url)
+    } catch {
+      throw ToolError(error.description)
+    }
+    guard let t0 = all.first?.timestamp else { throw ToolError("\(url.path): no motion samples") }
+    let motion = all.filter { $0.timestamp >= t0 + start }
+    guard !motion.isEmpty else {
+      throw ToolError("--start \(start) is past the recording's end (\(Int(all.count / 100)) s)")
+    }
+
+    let displayProblem = LiveWindow.displayProblem()
+    let live = forceLive || (!forceFile && displayProblem == nil)
+    var options = SceneOptions()
+    options.seedExact = seedExact
+    if live {
+      options.scale = 1
+      if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
+      let scene = try SceneLoader.load("waterwave", options: options)
+      do {
+        try runLive(scene: scene, motion: motion, fps: fps, console: console)
+        return 0
+      } catch let e as LiveWindowError {
+        guard !forceLive else { throw ToolError(e.message) }
+        console.err("swell demo: no live window (\(e.message)); rendering \(output) instead\n")
+        options.scale = nil
+      }
+    }
+    if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
+    let scene = try SceneLoader.load("waterwave", options: options)
+    var job = SceneExportJob(
+      scene: scene, motion: motion, framesPerSecond: fps, duration: duration, output: output)
+    job.ffmpeg = FFmpegOptions(x264Preset: preset)
+    let report = try job.run(console: console, label: "swell demo")
+    let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
+    console.out("\(report.summary)\nswell demo: the video is at \(absolute)\n")
+    return 0
+  }
+
+  /// Shows the scene in a window, the recording replayed at recorded speed.
+  static func runLive(scene: any Scene, motion: [DeviceMotion], fps: Double, console: Console)
+    throws
+  {
+    let w = max(1, Int((scene.size.width * scene.scale).rounded()))
+    let h = max(1, Int((scene.size.height * scene.scale).rounded()))
+    let window = try LiveWindow(title: "swell demo: waterwave", width: w, height: h)
+    var options = LiveLoopOptions()
+    options.startTime = motion.first?.timestamp ?? 0
+    options.framesPerSecondCap = fps
+    let content = DemoLiveContent(scene: scene, motion: motion)
+    let loop = LiveLoop(display: window, content: content, options: options)
+    loop.onMessage = { console.err("swell demo: \($0)\n") }
+    try loop.run()
+  }
+}
+
+/// Replays recorded motion into a scene and draws it for a live loop.
+private final class DemoLiveContent: LiveContent {
+  let scene: any Scene
+  let motion: [DeviceMotion]
+  let renderer = LayerRenderer()
+  private var next = 0
+
+  init(scene: any Scene, motion: [DeviceMotion]) {
+    self.scene = scene
+    self.motion = motion
+  }
+
+  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
+    while next < motion.count && motion[next].timestamp <= frame.targetTimestamp {
+      scene.receive(motion[next])
+      next += 1
+    }
+    scene.advance(to: frame)
+    let tree = scene.root.presentation(at: frame.targetTimestamp)
+    let scale = Double(canvas.width) / scene.size.width
+    let image = try renderer.render(
+      tree, size: scene.size, scale: scale, background: scene.background)
+    image.withFramePixels { pixels in
+      canvas.copy(
+        from: pixels.bytes, width: pixels.pixelWidth, height: pixels.pixelHeight,
+        bytesPerRow: pixels.bytesPerRow)
+    }
+  }
+
+  func handle(_ event: LiveEvent, at time: Double) {}
+
+  func hudLines(at time: Double) -> [String] {
+    var lines = ["recording: sensorlogger-ios-rotation"]
+    if let tilt = scene.traceValue("water.transform.rotation.z", at: time) {
+      lines.append(String(format: "water tilt %+.1f°", tilt * 180 / .pi))
+    }
+    return lines
+  }
+}

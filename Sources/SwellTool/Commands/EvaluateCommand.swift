@@ -1,0 +1,144 @@
+import Foundation
+import SwellMotion
+
+/// `swell evaluate`: BROAD-style orientation error of an estimate against ground truth, or the
+/// accuracy table of Swell's own fusion over a folder of BROAD trials.
+struct EvaluateCommand: ToolCommand {
+  static let name = "evaluate"
+  static let summary = "BROAD-style orientation error of an estimate against ground truth"
+  static let help = """
+    Usage: swell evaluate ESTIMATE.csv --truth TRIAL.csv [--6d] [--json]
+           swell evaluate --broad [DIR] [--json]
+
+    The first form scores a device-motion CSV (swell fuse output: time, attitude.w..z, ...;
+    the attitude is sensor -> reference frame, NWU for the north frames) against a BROAD trial
+    CSV (t_s, ..., qw, qx, qy, qz, movement; truth sensor -> ENU). Estimate rows are matched to
+    truth rows by time: each truth row takes the estimate row with the nearest time, and rows
+    farther apart than half the truth's median sample period are not scored. Only rows with
+    movement == 1 and finite truth count. Prints the total, heading and inclination RMSE in
+    degrees.
+
+    The second form fuses every trial in DIR (default ../shared/data/broad) with Swell's
+    estimator in 9D and 6D and prints per-trial, per-category and mean RMSEs.
+
+    Options:
+      --truth FILE   the BROAD trial with the ground truth
+      --6d           remove the constant heading offset that minimises the heading error
+                     (for estimates without magnetometer; default: when the estimate's
+                     reference frame is xArbitraryZVertical)
+      --9d           score unaligned even for an xArbitraryZVertical estimate
+      --broad [DIR]  evaluate Swell's fusion over a folder of BROAD trials
+      --json         print one JSON object instead of text
+
+    """
+
+  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
+    let json = arguments.flag("--json")
+    let broad = arguments.flag("--broad")
+    let force6D = arguments.flag("--6d", "--6D")
+    let force9D = arguments.flag("--9d", "--9D")
+    let truthPath = try arguments.option("--truth")
+    let positional = arguments.positional()
+    try arguments.finish()
+    if broad {
+      guard truthPath == nil, !force6D, !force9D else {
+        throw UsageError("--broad takes no --truth, --6d or --9d")
+      }
+      return try runBroad(
+        directory: positional ?? "../shared/data/broad", json: json, console: console)
+    }
+    guard let estimatePath = positional else {
+      throw UsageError("missing ESTIMATE.csv (or use --broad)")
+    }
+    guard let truthPath else { throw UsageError("missing --truth TRIAL.csv") }
+    guard !(force6D && force9D) else { throw UsageError("--6d and --9d exclude each other") }
+    let result = try EstimateEvaluation(
+      estimate: URL(fileURLWithPath: estimatePath), truth: URL(fileURLWithPath: truthPath),
+      alignHeading: force6D ? true : (force9D ? false : nil))
+    let r = result.rmse
+    if json {
+      console.out(
+        "{\"total_deg\": \(fmt(r.totalDegrees)), \"heading_deg\": \(fmt(r.headingDegrees)), "
+          + "\"inclination_deg\": \(fmt(r.inclinationDegrees)), \"scored_samples\": \(result.scoredCount), "
+          + "\"heading_aligned\": \(result.headingAligned), "
+          + "\"heading_offset_deg\": \(fmt(result.headingOffsetRadians * 180 / Double.pi))}\n")
+    } else {
+      console.out("total        \(fmt(r.totalDegrees)) deg\n")
+      console.out("heading      \(fmt(r.headingDegrees)) deg\n")
+      console.out("inclination  \(fmt(r.inclinationDegrees)) deg\n")
+      console.out(
+        "(\(result.scoredCount) samples scored"
+          + (result.headingAligned
+            ? ", heading aligned by \(fmt(result.headingOffsetRadians * 180 / Double.pi)) deg)\n"
+            : ", unaligned)\n"))
+    }
+    return 0
+  }
+
+  private static func fmt(_ v: Double) -> String {
+    v.isFinite ? String(format: "%.4f", v) : "null"
+  }
+
+  private static func runBroad(directory: String, json: Bool, console: Console) throws -> Int32 {
+    let settings = AttitudeEstimator.Settings()
+    let eval = try BroadEvaluation(directory: URL(fileURLWithPath: directory), settings: settings) {
+      done, total in
+      if console.isInteractive && !json {
+        console.err("\rfusing trial \(done)/\(total)")
+        if done == total { console.err("\r\u{1B}[K") }
+      }
+    }
+    let f2 = { (v: Double) in String(format: "%.2f", v) }
+    let triple = { (e: OrientationRMSE) in
+      "\(f2(e.totalDegrees)) / \(f2(e.headingDegrees)) / \(f2(e.inclinationDegrees))"
+    }
+    if json {
+      var parts: [String] = []
+      for t in eval.trials {
+        parts.append(
+          "{\"trial\": \"\(t.name)\", \"category\": \"\(t.category.rawValue)\", "
+            + "\"9d\": \(jsonTriple(t.nineD)), \"6d\": \(jsonTriple(t.sixD))}")
+      }
+      var cats: [String] = []
+      for c in BroadCategory.allCases {
+        if let m9 = eval.mean(category: c, mode: .nineD),
+          let m6 = eval.mean(category: c, mode: .sixD)
+        {
+          cats.append("\"\(c.rawValue)\": {\"9d\": \(jsonTriple(m9)), \"6d\": \(jsonTriple(m6))}")
+        }
+      }
+      let m9 = eval.mean(mode: .nineD).map(jsonTriple) ?? "null"
+      let m6 = eval.mean(mode: .sixD).map(jsonTriple) ?? "null"
+      console.out(
+        "{\"trials\": [\(parts.joined(separator: ", "))], \"categories\": {\(cats.joined(separator: ", "))}, "
+          + "\"mean\": {\"9d\": \(m9), \"6d\": \(m6)}}\n")
+      return 0
+    }
+    console.out("RMSE in degrees, total / heading / inclination\n")
+    console.out(pad("trial", 42) + pad("9D", 22) + "6D (heading aligned)\n")
+    for t in eval.trials {
+      console.out(pad(t.name, 42) + pad(triple(t.nineD), 22) + triple(t.sixD) + "\n")
+    }
+    console.out("\n")
+    for c in BroadCategory.allCases {
+      if let m9 = eval.mean(category: c, mode: .nineD), let m6 = eval.mean(category: c, mode: .sixD)
+      {
+        console.out(pad("category " + c.rawValue, 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+      }
+    }
+    if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
+      console.out(
+        pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+    }
+    return 0
+  }
+
+  private static func jsonTriple(_ e: OrientationRMSE) -> String {
+    "{\"total\": \(fmt(e.totalDegrees)), \"heading\": \(fmt(e.headingDegrees)), "
+      + "\"inclination\": \(fmt(e.inclinationDegrees))}"
+  }
+
+  private static func pad(_ s: String, _ n: Int) -> String {
+    s.count >= n ? s + " " : s.padding(toLength: n, withPad: " ", startingAt: 0)
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SwellMotion
+import SwellScenes
+
+/// `swell scene print NAME` writes a built-in scene as a scene file; `swell scene check FILE`
+/// validates one.
+struct SceneCommand: ToolCommand {
+  static let name = "scene"
+  static let summary = "print a built-in scene as a JSON scene file, or check a scene file"
+  static let help = """
+    Usage: swell scene print NAME [-o FILE]
+           swell scene check FILE.json
+
+      print NAME    writes the built-in scene NAME (\(BuiltInScenes.fileNames.joined(separator: ", ")))
+                    as a scene file (docs/scenes.md), to standard output or atomically to FILE:
+                    a starting point for your own scenes ('swell render FILE.json')
+      check FILE    reads and validates a scene file; prints a one-line summary, or the first
+                    problem with the JSON path of the bad field
+
+    """
+
+  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
+    let output = try arguments.option("--out", "-o")
+    guard let action = arguments.positional() else {
+      throw UsageError("needs an action: print NAME or check FILE.json")
+    }
+    let target = arguments.positional()
+    try arguments.finish()
+    switch action {
+    case "print":
+      guard let target else {
+        throw UsageError(
+          "print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
+      }
+      guard let file = BuiltInScenes.file(target) else {
+        let known = BuiltInScenes.fileNames.joined(separator: ", ")
+        if BuiltInScenes.names.contains(target) {
+          throw ToolError(
+            "'\(target)' is built in code and has no scene file yet (with one: \(known))")
+        }
+        throw UsageError("unknown scene '\(target)' (with a scene file: \(known))")
+      }
+      var data = try file.encoded()
+      data.append(UInt8(ascii: "\n"))
+      if let output {
+        do {
+          try AtomicWrite.write(data, to: URL(fileURLWithPath: output))
+        } catch {
+          throw ToolError(error.description)
+        }
+      } else {
+        console.out(String(decoding: data, as: UTF8.self))
+      }
+      return 0
+    case "check":
+      guard output == nil else { throw UsageError("check takes no -o") }
+      guard let target else { throw UsageError("check needs a scene FILE.json") }
+      let scene: FileScene
+      do {
+        scene = try FileScene(contentsOf: URL(fileURLWithPath: target))
+      } catch let e as SceneFileError {
+        throw ToolError(e.message)
+      }
+      let layers = scene.root.allLayers.count - 1
+      console.out(
+        "\(target): scene '\(scene.name)', \(Int(scene.size.width))x\(Int(scene.size.height)) "
+          + "points @\(scene.scale)x, \(layers) layer\(layers == 1 ? "" : "s"), "
+          + "\(scene.waterControllers.count) water, \(scene.effectLayers.count) with motion effects\n"
+      )
+      return 0
+    default:
+      throw UsageError("unknown action '\(action)' (print or check)")
+    }
+  }
+}

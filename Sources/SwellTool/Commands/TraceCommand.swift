@@ -1,0 +1,187 @@
+import Foundation
+import SwellMotion
+import SwellScenes
+import SwellWaves
+
+/// `swell trace SCENE`: per-frame presentation values of a scene under motion, as CSV or JSON
+/// (FORMATS.md "Trace"), computed with the offline display link.
+struct TraceCommand: ToolCommand {
+  static let name = "trace"
+  static let summary = "per-frame presentation values (wave tilt, amplitude, phase) as CSV or JSON"
+  static let help = """
+    Usage: swell trace SCENE [--motion FILE | --script TEXT] [--fps N] [--duration S]
+                       [--format csv|json] [--seed-exact] [--response classic|sloshing]
+                       [--reduce-motion] [--motion-rate HZ] [-o FILE]
+
+    Plays SCENE (a built-in scene: \(BuiltInScenes.names.joined(separator: ", "))) under device
+    motion with an offline display link and writes one row per frame: the frame's target time,
+    then the traced presentation values (angles in radians in (-pi, pi], lengths in points).
+    There are floor(duration * fps) + 1 rows, frame 0 at the first motion timestamp.
+
+    Options:
+      --motion FILE          device motion: a device-motion CSV, or any raw recording that
+                             'swell fuse' reads (fused on the fly)
+      --script TEXT          scripted motion, e.g. "hold 1s; tilt 30deg right over 0.5s"
+                             (see docs/script.md); without --motion or --script the device
+                             rests upright in portrait
+      --motion-rate HZ       the rate scripted motion is sampled at (default 100)
+      --fps N                frames per second (default 60)
+      --duration S           seconds to trace (default: the motion's span; 5 s without motion)
+      --format csv|json      CSV with a header row (default) or a JSON array of objects
+      --seed-exact           the seed's literal tilt and amplitude rule
+      --response NAME        classic (default: the seed's 1 s eased tilt) or sloshing
+                             (a physically based sloshing mode)
+      --reduce-motion        Reduce Motion: no wave motion, tilt or amplitude response
+      -o, --out FILE         write to FILE (atomically) instead of standard output
+
+    """
+
+  /// The most frames one trace (and the most samples one script) may have.
+  static let maximumFrames = 5_000_000
+
+  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
+    let motionPath = try arguments.option("--motion")
+    let scriptText = try arguments.option("--script")
+    let fps = try arguments.positiveNumber("--fps") ?? 60
+    let duration = try arguments.positiveNumber("--duration")
+    let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
+    let format = try arguments.option("--format") ?? "csv"
+    let responseName = try arguments.option("--response")
+    let output = try arguments.option("--out", "-o")
+    var options = SceneOptions()
+    options.seedExact = arguments.flag("--seed-exact")
+    options.reduceMotion = arguments.flag("--reduce-motion")
+    let sceneName = arguments.positional()
+    try arguments.finish()
+
+    guard let sceneName else {
+      throw UsageError("needs a SCENE (\(BuiltInScenes.names.joined(separator: ", ")))")
+    }
+    guard format == "csv" || format == "json" else {
+      throw UsageError("--format must be csv or json, got '\(format)'")
+    }
+    if let responseName {
+      guard let r = WaterWaveResponse(rawValue: responseName) else {
+        throw UsageError("--response must be classic or sloshing, got '\(responseName)'")
+      }
+      options.waterResponse = r
+    }
+    guard motionPath == nil || scriptText == nil else {
+      throw UsageError("--motion and --script exclude each other")
+    }
+    guard let scene = BuiltInScenes.make(sceneName, options: options) else {
+      throw UsageError(
+        "unknown scene '\(sceneName)'; built-in scenes: "
+          + BuiltInScenes.names.joined(separator: ", "))
+    }
+
+    var motion: [DeviceMotion] = []
+    var script: MotionScript?
+    let span: Double
+    if let motionPath {
+      do {
+        motion = try MotionRecording.deviceMotion(from: URL(fileURLWithPath: motionPath))
+      } catch {
+        throw ToolError(error.description)
+      }
+      span = (motion.last?.timestamp ?? 0) - (motion.first?.timestamp ?? 0)
+    } else if let scriptText {
+      do {
+        script = try MotionScript(parsing: scriptText)
+      } catch {
+        throw ToolError("--script: \(error.description)")
+      }
+      span = script?.duration ?? 0
+    } else {
+      // No motion: the device rests upright in portrait.
+      motion = [
+        DeviceMotion.resting(
+          timestamp: 0, attitude: Attitude(quaternion: MotionScript.Pose.portrait.attitude))
+      ]
+      span = 5
+    }
+    let traced = duration ?? span
+    let frames = traced * fps
+    guard frames < Double(maximumFrames) else {
+      throw ToolError(
+        "\(count(frames)) frames is too many (at most \(maximumFrames)); lower --fps or --duration")
+    }
+    if let script {
+      let samples = script.duration * motionRate
+      guard samples < Double(maximumFrames) else {
+        throw ToolError(
+          "--script: \(count(samples)) motion samples is too many (at most \(maximumFrames)); "
+            + "lower --motion-rate or shorten the script")
+      }
+      motion = script.samples(rate: motionRate)
+    }
+
+    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: fps)
+    let count = driver.frameCount(duration: traced)
+    let keys = scene.traceKeys
+    var text = format == "csv" ? (["time"] + keys).joined(separator: ",") + "\n" : "[\n"
+    text.reserveCapacity(count * (keys.count + 1) * 20)
+    let showProgress = console.isInteractive && count > 10_000
+    var lastPercent = -1
+    var done = 0
+    while done < count {
+      let chunk = driver.trace(frames: min(2_000, count - done))
+      if chunk.isEmpty { break }
+      for row in chunk {
+        appendRow(row, keys: keys, json: format == "json", first: done == 0, to: &text)
+        done += 1
+      }
+      if showProgress {
+        let percent = done * 100 / count
+        if percent != lastPercent {
+          lastPercent = percent
+          console.err("\rswell trace: \(percent)%")
+        }
+      }
+    }
+    if showProgress { console.err("\r\u{1B}[K") }
+    if format == "json" { text += "\n]\n" }
+
+    if let output {
+      do {
+        try AtomicWrite.write(Data(text.utf8), to: URL(fileURLWithPath: output))
+      } catch {
+        throw ToolError(error.description)
+      }
+    } else {
+      console.out(text)
+    }
+    return 0
+  }
+
+  /// A frame or sample count for a message: whole numbers up to 10¹⁵, exponent form above (a
+  /// huge `--duration` must not trap converting to `Int`).
+  static func count(_ v: Double) -> String {
+    v < 1e15 ? String(Int(v)) : "\(v)"
+  }
+
+  /// Appends one trace row as CSV or as a JSON object.
+  static func appendRow(
+    _ row: [Double], keys: [String], json: Bool, first: Bool, to text: inout String
+  ) {
+    if json {
+      if !first { text += ",\n" }
+      text += "  {"
+      for (i, name) in (["time"] + keys).enumerated() {
+        if i > 0 { text += ", " }
+        text += "\"\(name)\": \(number(i < row.count ? row[i] : 0))"
+      }
+      text += "}"
+    } else {
+      text += row.map(number).joined(separator: ",")
+      text += "\n"
+    }
+  }
+
+  /// The shortest text that reads back as the same `Double`; non-finite values as 0.
+  static func number(_ v: Double) -> String {
+    guard v.isFinite else { return "0" }
+    if v == 0 { return "0" }
+    return "\(v)"
+  }
+}

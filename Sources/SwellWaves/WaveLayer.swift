@@ -1,0 +1,147 @@
+import Foundation
+import SwellGeometry
+import SwellLayers
+
+/// A shape layer that draws one ``SineWave`` of a water wave; its path is computed for the
+/// presentation time in ``prepareForPresentation(at:)`` (φ = φ0 + phaseSpeed·t) with a constant
+/// number of points.
+///
+/// Its bounds space is the **visible space** of the water (points, origin at the visible top
+/// left, y down), extended by ``overscan`` on the left, right and bottom.
+public final class WaveLayer: ShapeLayer {
+  /// The sine layer drawn.
+  public var wave: SineWave {
+    didSet { applyFill() }
+  }
+  /// The visible size, points.
+  public var visibleSize: Size
+  /// The margin beyond the left, right and bottom edges, points.
+  public var overscan: Double
+  /// The mean surface position, points from the visible top (the seed's `k`).
+  public var surfaceOffset: Double
+  /// Points added to the base amplitude (the motion response).
+  public var extraAmplitude: Double = 0
+  /// The largest distance between path samples, points.
+  public var sampleSpacing: Double
+  /// When set, the phase stays at ``SineWave/initialPhase`` (Reduce Motion).
+  public var isPhaseFrozen = false
+  /// The time the path was last computed for, seconds.
+  public private(set) var pathTime: Double = 0
+
+  /// Creates a wave layer whose bounds cover the visible area plus the overscan.
+  ///
+  /// - Parameters:
+  ///   - wave: The sine layer.
+  ///   - visibleSize: The visible size, points.
+  ///   - overscan: The margin, points.
+  ///   - surfaceOffset: The mean surface position, points from the top.
+  ///   - sampleSpacing: Points between samples.
+  public init(
+    wave: SineWave, visibleSize: Size, overscan: Double, surfaceOffset: Double,
+    sampleSpacing: Double
+  ) {
+    self.wave = wave
+    self.visibleSize = visibleSize
+    self.overscan = overscan
+    self.surfaceOffset = surfaceOffset
+    self.sampleSpacing = sampleSpacing
+    super.init()
+    bounds = Rect(
+      x: -overscan, y: -overscan, width: visibleSize.width + 2 * overscan,
+      height: visibleSize.height + 2 * overscan)
+    position = Point(x: visibleSize.width / 2, y: visibleSize.height / 2)
+    applyFill()
+    updatePath(at: 0)
+  }
+
+  private func applyFill() {
+    switch wave.fill {
+    case .color(let c):
+      fillColor = c
+      fillGradient = nil
+    case .gradient(let g):
+      fillColor = nil
+      fillGradient = g
+    }
+  }
+
+  /// The phase drawn at a time, radians (not wrapped): frozen at φ0 under Reduce Motion.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The phase.
+  public func phase(at time: Double) -> Double {
+    isPhaseFrozen ? wave.initialPhase : wave.phase(at: time)
+  }
+
+  /// Recomputes `ShapeLayer.path` for a time.
+  ///
+  /// - Parameter time: Seconds.
+  public func updatePath(at time: Double) {
+    pathTime = time
+    path = WaterWave.fillPath(
+      wave: wave, phase: phase(at: time), size: visibleSize, offset: surfaceOffset,
+      extraAmplitude: extraAmplitude, overscan: overscan, sampleSpacing: sampleSpacing)
+  }
+
+  /// Computes the path for the presentation time.
+  ///
+  /// - Parameter time: Seconds on the tree's clock.
+  public override func prepareForPresentation(at time: Double) {
+    updatePath(at: time)
+  }
+
+  /// A copy of the wave layer's properties.
+  ///
+  /// - Returns: A detached wave layer.
+  public override func copyLayer() -> Layer {
+    let l = WaveLayer(
+      wave: wave, visibleSize: visibleSize, overscan: overscan, surfaceOffset: surfaceOffset,
+      sampleSpacing: sampleSpacing)
+    copyShapeProperties(to: l)
+    l.extraAmplitude = extraAmplitude
+    l.isPhaseFrozen = isPhaseFrozen
+    l.pathTime = pathTime
+    return l
+  }
+
+  /// Adds `amplitude` (points, base + extra), `phase` (radians in (−π, π], at the time the
+  /// path was computed) and `extraAmplitude` to the shape key paths.
+  ///
+  /// - Parameter keyPath: The key path.
+  /// - Returns: The value, or `nil`.
+  public override func value(forKeyPath keyPath: String) -> LayerValue? {
+    switch keyPath {
+    case "amplitude": .number(wave.amplitude + extraAmplitude)
+    case "extraAmplitude": .number(extraAmplitude)
+    case "phase": .number(wrappedAngle(phase(at: pathTime)))
+    default: super.value(forKeyPath: keyPath)
+    }
+  }
+
+  /// Sets `extraAmplitude` (number, points) or a shape key path.
+  ///
+  /// - Parameters:
+  ///   - value: The value.
+  ///   - keyPath: The key path.
+  /// - Returns: Whether it was set.
+  @discardableResult
+  public override func setValue(_ value: LayerValue, forKeyPath keyPath: String) -> Bool {
+    switch (keyPath, value) {
+    case ("extraAmplitude", .number(let v)) where v.isFinite: extraAmplitude = v
+    default: return super.setValue(value, forKeyPath: keyPath)
+    }
+    return true
+  }
+}
+
+/// An angle wrapped to (−π, π], radians.
+///
+/// - Parameter a: Any angle, radians (non-finite values give 0).
+/// - Returns: The same direction in (−π, π].
+public func wrappedAngle(_ a: Double) -> Double {
+  guard a.isFinite else { return 0 }
+  var r = a.truncatingRemainder(dividingBy: 2 * .pi)
+  if r <= -.pi { r += 2 * .pi }
+  if r > .pi { r -= 2 * .pi }
+  return r
+}

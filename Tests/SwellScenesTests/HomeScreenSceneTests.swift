@@ -1,0 +1,161 @@
+import Foundation
+import SwellEffects
+import SwellGeometry
+import SwellLayers
+import SwellMotion
+import SwellScenes
+import Testing
+
+/// Hand-built motion at 100 Hz: still (identity) for `still` seconds, then a turn about the
+/// device y axis to `degrees` over `ramp` seconds, held until `duration`.
+func heldTilt(
+  degrees: Double, axis: Vector3 = .unitY, still: Double = 0.5, ramp: Double = 0.5,
+  duration: Double
+) -> [DeviceMotion] {
+  (0...Int(duration * 100)).map { i in
+    let t = Double(i) / 100
+    let f = min(1, max(0, (t - still) / ramp))
+    let q = Quaternion(axis: axis, angle: f * degrees * .pi / 180)
+    return DeviceMotion.resting(timestamp: t, attitude: Attitude(quaternion: q))
+  }
+}
+
+/// θ' = −(0.03 + 0.15·θ/π) by RK4 (independent of the engine).
+private func recentered(theta0: Double, after t: Double) -> Double {
+  var th = theta0
+  let h = 1e-3
+  var time = 0.0
+  func f(_ x: Double) -> Double { x <= 0 ? 0 : -(0.03 + 0.15 * x / .pi) }
+  while time < t - 1e-12 {
+    let dt = min(h, t - time)
+    let k1 = f(th)
+    let k2 = f(th + dt / 2 * k1)
+    let k3 = f(th + dt / 2 * k2)
+    let k4 = f(th + dt * k3)
+    th = max(0, th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4))
+    time += dt
+  }
+  return th
+}
+
+@Suite("homescreen scene")
+struct HomeScreenSceneTests {
+  @Test("is registered and traces the FORMATS.md keys")
+  func registered() throws {
+    #expect(BuiltInScenes.names.contains("homescreen"))
+    let scene = try #require(BuiltInScenes.make("homescreen"))
+    #expect(scene.name == "homescreen")
+    #expect(
+      scene.traceKeys == [
+        "offset.horizontal", "offset.vertical", "wallpaper.position.x", "wallpaper.position.y",
+      ])
+    #expect(scene.size == Size(width: 390, height: 844))
+    #expect(scene.scale == 3)
+  }
+
+  @Test("a held 20° tilt: the trace follows the offset formula, then re-centres")
+  func heldTiltTrace() throws {
+    let scene = HomeScreenScene()
+    let motion = heldTilt(degrees: 20, duration: 12)
+    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
+    let rows = driver.trace(frames: driver.frameCount(duration: 12))
+    let model = scene.wallpaper.position
+    #expect(model == Point(x: 195, y: 422))
+    var peak = 0.0
+    for row in rows {
+      let (t, h, v, x, y) = (row[0], row[1], row[2], row[3], row[4])
+      // The wallpaper sits at model + 40·offset, snapped to whole pixels at 3×.
+      #expect(abs(x - (195 + 40 * h)) <= 1.0 / 6 + 1e-9, "t = \(t)")
+      #expect(abs(y - (422 + 40 * v)) <= 1.0 / 6 + 1e-9, "t = \(t)")
+      #expect(abs(x * 3 - (x * 3).rounded()) < 1e-9)
+      #expect(abs(v) < 1e-9, "a turn about y has no vertical offset")
+      peak = max(peak, h)
+      if t >= 1.5 {
+        // Held since t = 1 s at 20°: θ(t) re-centres from its value when the ramp ended.
+        let thetaAtHold = 20 * Double.pi / 180
+        let want = recentered(theta0: thetaAtHold, after: t - 1.0) / (.pi / 2)
+        #expect(abs(h - want) < 0.015 + 0.01, "t = \(t): \(h) vs \(want)")
+      }
+    }
+    // The formula at first: 20° of 90° (less what re-centering took during the ramp).
+    #expect(peak > 0.2 && peak <= 20.0 / 90 + 1e-9, "peak \(peak)")
+    let last = try #require(rows.last)
+    #expect(abs(last[1]) < 0.015 + 1e-9, "re-centred after 11 s of holding: \(last[1])")
+    #expect(abs(last[3] - 195) <= 1)
+  }
+
+  @Test("icons and the dock stay put while the wallpaper moves")
+  func iconsStayPut() throws {
+    let scene = HomeScreenScene()
+    var driver = SceneDriver(
+      scene: scene, motion: heldTilt(degrees: 30, axis: Vector3(1, 1, 0), duration: 1.5),
+      framesPerSecond: 60)
+    _ = driver.trace(frames: driver.frameCount(duration: 1.5))
+    let t = 1.5
+    let p = scene.root.presentation(at: t)
+    for icon in scene.icons {
+      let name = try #require(icon.name)
+      let presented = try #require(p.layer(named: name))
+      #expect(presented.position == icon.position, "\(name)")
+    }
+    #expect(p.layer(named: "dock")?.position == scene.dock.position)
+    let wp = try #require(p.layer(named: "wallpaper"))
+    #expect(wp.position != scene.wallpaper.position)
+    #expect(scene.wallpaper.position == Point(x: 195, y: 422), "model untouched")
+    #expect(scene.icons.count == 28)
+  }
+
+  @Test("the wallpaper covers the screen at every offset")
+  func wallpaperCovers() {
+    let scene = HomeScreenScene()
+    for h in stride(from: -1.0, through: 1, by: 0.25) {
+      for v in stride(from: -1.0, through: 1, by: 0.25) {
+        scene.applicator.apply(ViewerOffset(horizontal: h, vertical: v), to: scene.root)
+        let f = scene.wallpaper.presentationCopy(at: 0).frame
+        #expect(f.minX <= 0 && f.minY <= 0 && f.maxX >= 390 && f.maxY >= 844, "h \(h) v \(v)")
+      }
+    }
+  }
+
+  @Test("Reduce Motion: the offset stays (0, 0) and the wallpaper at its model position")
+  func reduceMotion() {
+    var options = SceneOptions()
+    options.reduceMotion = true
+    let scene = HomeScreenScene(options: options)
+    var driver = SceneDriver(
+      scene: scene, motion: heldTilt(degrees: 40, duration: 2), framesPerSecond: 60)
+    for row in driver.trace(frames: 120) {
+      #expect(row[1] == 0 && row[2] == 0)
+      #expect(row[3] == 195 && row[4] == 422)
+    }
+  }
+
+  @Test("the same motion gives the same trace; the star field is seeded")
+  func deterministic() {
+    let motion = heldTilt(degrees: 25, axis: Vector3(0.3, 1, 0), duration: 2)
+    var a = SceneDriver(scene: HomeScreenScene(), motion: motion, framesPerSecond: 60)
+    var b = SceneDriver(scene: HomeScreenScene(), motion: motion, framesPerSecond: 60)
+    #expect(a.trace(frames: 121) == b.trace(frames: 121))
+    let s1 = HomeScreenScene()
+    let s2 = HomeScreenScene()
+    let stars1 = (s1.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
+    let stars2 = (s2.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
+    #expect(stars1 != nil && stars1 == stars2)
+    #expect((stars1?.elements.count ?? 0) > 50)
+  }
+
+  @Test("the canvas follows the size and scale options")
+  func options() {
+    var o = SceneOptions()
+    o.width = 320
+    o.height = 568
+    o.scale = 2
+    let s = HomeScreenScene(options: o)
+    #expect(s.size == Size(width: 320, height: 568))
+    #expect(s.wallpaper.frame == Rect(x: -40, y: -40, width: 400, height: 648))
+    #expect(s.wallpaper.contentsScale == 2)
+    for icon in s.icons where icon.superlayer === s.root {
+      #expect(icon.frame.maxX <= 320 && icon.frame.minX >= 0)
+    }
+  }
+}
