@@ -135,7 +135,14 @@ public struct DisplayLink: Sendable {
 
   /// Advances on an externally presented frame (vsync): the last frame was shown at
   /// `presentTime`; the next one targets `presentTime + interval`, where the interval is the
-  /// measured present interval when it is plausible, else the preferred duration.
+  /// measured present interval when it is plausible (between ¼ and 4 preferred durations),
+  /// else the preferred duration.
+  ///
+  /// **Targets strictly increase.** After a late frame the measured interval is long, so that
+  /// frame targets far ahead; when the next present then comes on time, `presentTime +
+  /// interval` can fall at or before the previous target. The target is then the previous
+  /// target plus a quarter of the preferred duration: animation time never stands still or
+  /// runs backward, and it meets the display's times again within a few frames.
   ///
   /// - Parameter presentTime: When the last frame was presented, seconds on the caller's clock.
   /// - Returns: The frame to prepare, or `nil` when paused or invalidated.
@@ -147,8 +154,12 @@ public struct DisplayLink: Sendable {
       let measured = presentTime - last
       if measured > 0.25 * duration && measured < 4 * duration { interval = measured }
     }
+    var target = presentTime + interval
+    if let previous = lastFrame?.targetTimestamp, !(target > previous) {
+      target = previous + 0.25 * duration
+    }
     let f = DisplayLinkFrame(
-      index: nextIndex, timestamp: presentTime, targetTimestamp: presentTime + interval)
+      index: nextIndex, timestamp: presentTime, targetTimestamp: target)
     nextIndex += 1
     state = .running
     lastFrame = f

@@ -105,11 +105,13 @@ struct DisplayLinkTests {
     // The first tick has nothing measured: the preferred duration.
     let f0 = try #require(tick(&link, 100))
     #expect(f0.index == 0 && f0.timestamp == 100 && f0.targetTimestamp == 100 + 1.0 / 60)
-    // A 144 Hz panel: the measured 1/144 s is used.
-    let f1 = try #require(tick(&link, 100 + 1.0 / 144))
+    // A 144 Hz panel: the measured 1/144 s is used once the targets have caught up with the
+    // first guess of 1/60 s (targets never go back).
+    var f1 = f0
+    for k in 1...4 { f1 = try #require(tick(&link, 100 + Double(k) / 144)) }
     #expect(abs(f1.duration - 1.0 / 144) < 1e-12)
     #expect(
-      f1.index == 1 && link.timestamp == f1.timestamp && link.targetTimestamp == f1.targetTimestamp)
+      f1.index == 4 && link.timestamp == f1.timestamp && link.targetTimestamp == f1.targetTimestamp)
     // A 1 s hitch is implausible: back to the preferred duration.
     let f2 = try #require(tick(&link, 101.5))
     #expect(abs(f2.duration - 1.0 / 60) < 1e-12)
@@ -122,7 +124,50 @@ struct DisplayLinkTests {
     link.isPaused = false
     let f4 = try #require(tick(&link, 102 + 1.0 / 30))
     #expect(abs(f4.duration - 1.0 / 30) < 1e-9)
-    #expect(f4.index == 4)
+    #expect(f4.index == 7)
+  }
+
+  @Test("tick(presentedAt:): after a late frame the next target is not earlier than the last")
+  func tickAfterLateFrame() throws {
+    let d = 1.0 / 60
+    var link = DisplayLink(preferredFramesPerSecond: 60)
+    _ = try #require(tick(&link, 0))
+    _ = try #require(tick(&link, d))
+    // Presented three refreshes later: the measured 3/60 s is plausible, so it targets 7/60 s.
+    let late = try #require(tick(&link, 4 * d))
+    #expect(abs(late.targetTimestamp - 7 * d) < 1e-12)
+    // The next present is on time (5/60 s): 5/60 + 1/60 = 6/60 would go back before 7/60.
+    let next = try #require(tick(&link, 5 * d))
+    #expect(abs(next.targetTimestamp - (7 * d + d / 4)) < 1e-12)
+    #expect(next.timestamp == 5 * d)
+    // Two more on-time presents: 6/60 + 1/60 = 7/60 is still not later, then 8/60 is.
+    let again = try #require(tick(&link, 6 * d))
+    #expect(abs(again.targetTimestamp - (7 * d + d / 2)) < 1e-12)
+    let caught = try #require(tick(&link, 7 * d))
+    #expect(abs(caught.targetTimestamp - 8 * d) < 1e-12)
+  }
+
+  @Test(
+    "tick(presentedAt:): targets strictly increase under random present times", arguments: 0..<8)
+  func tickTargetsIncrease(seed: UInt64) throws {
+    var rng = SplitMix64(seed: 0x5EED_D15C + seed)
+    let rate = [30.0, 60, 120, 144][Int(rng.next() % 4)]
+    var link = DisplayLink(preferredFramesPerSecond: rate)
+    var time = Double(rng.next() % 1000)
+    var previous = -Double.infinity
+    for i in 0..<2000 {
+      // Mostly on time, sometimes a double present or a hitch of up to 6 refreshes.
+      let r = Double(rng.next() % 1000) / 1000
+      let refreshes = r < 0.8 ? 1 : (r < 0.85 ? 0.05 : 1 + 5 * r)
+      time += refreshes / rate * (0.9 + 0.2 * Double(rng.next() % 1000) / 1000)
+      let f = try #require(tick(&link, time))
+      #expect(
+        f.targetTimestamp > previous, "seed \(seed), frame \(i): \(f.targetTimestamp) ≤ \(previous)"
+      )
+      #expect(f.targetTimestamp > f.timestamp, "seed \(seed), frame \(i)")
+      #expect(f.targetTimestamp - f.timestamp < 4 / rate + 1 / rate, "seed \(seed), frame \(i)")
+      previous = f.targetTimestamp
+    }
   }
 
   @Test("run(clock:) delivers frames at their target times on a manual clock")

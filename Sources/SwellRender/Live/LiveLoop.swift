@@ -182,7 +182,6 @@ public final class LiveLoop {
     var screenshotPending = false
     var timedScreenshotDone = options.screenshotAt == nil
     var renderMilliseconds = 0.0
-    var lastTarget: Double?
     func sceneTime(_ live: Double) -> Double {
       options.startTime - interval + (live - origin - pausedTotal)
     }
@@ -230,10 +229,6 @@ public final class LiveLoop {
         nextDue = max(nextDue + interval, display.now() - interval)
       }
       guard var frame = link.tick(presentedAt: lastSceneTime) else { continue }
-      if let previous = lastTarget, frame.targetTimestamp <= previous {
-        // After a late frame the link predicted a long interval; keep scene time increasing.
-        frame.targetTimestamp = previous + 0.25 * interval
-      }
       var timedShot = false
       if !timedScreenshotDone, let at = options.screenshotAt,
         frame.targetTimestamp >= options.startTime + at - 1e-9
@@ -245,7 +240,6 @@ public final class LiveLoop {
         timedShot = true
         timedScreenshotDone = true
       }
-      lastTarget = frame.targetTimestamp
       let renderStart = display.now()
       try content.render(frame, into: canvas)
       renderMilliseconds = (display.now() - renderStart) * 1000
