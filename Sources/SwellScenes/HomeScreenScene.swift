@@ -126,6 +126,26 @@ public final class HomeScreenScene: Scene {
     }
   }
 
+  /// Makes the current attitude the viewer offset's neutral pose, as the live view's `r` key
+  /// does: the engine forgets its reference and takes the latest attitude it received as the
+  /// new neutral pose, so the offset is (0, 0) again (apple-semantics §3.6 re-centres only
+  /// slowly, at about 2°/s; this is the immediate version). The (0, 0) offset is applied to the
+  /// layers at once; later samples move the offset from the new neutral pose.
+  ///
+  /// - Parameter time: The scene time of the request, seconds (the last frame's time or later;
+  ///   the next frame's target time must not be earlier).
+  public func recenterViewerOffset(at time: Double) {
+    let latest = engine.analyzer.attitude
+    let latestTime = engine.analyzer.timestamp
+    engine.reset()
+    if let latest, let latestTime {
+      engine.receive(attitude: Attitude(quaternion: latest), timestamp: latestTime)
+    }
+    if let offset = engine.advance(to: time) {
+      applicator.apply(offset, to: root)
+    }
+  }
+
   /// A traced value: the applied offset (interface axes) or a presentation value.
   ///
   /// - Parameters:

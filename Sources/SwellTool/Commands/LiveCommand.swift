@@ -229,6 +229,9 @@ protocol LiveRecentering {
   func recenterViewerOffset(at time: Double)
 }
 
+extension HomeScreenScene: LiveRecentering {}
+extension FileScene: LiveRecentering {}
+
 /// Feeds a scene its motion and renders it for a ``LiveLoop``.
 final class LiveSceneContent: LiveContent {
   let scene: any Scene
