@@ -16,8 +16,10 @@ struct DemoCommand: ToolCommand {
 
     Plays the built-in 'waterwave' scene under a real iPhone recording that ships with Swell
     (Sensor Logger, 27 s of a phone turned by hand, MIT licence), fused into device motion by
-    Swell's own sensor fusion. Where a display exists it opens a live window (q or Escape
-    quits, space pauses); otherwise, or with --file, it renders the video and prints where.
+    Swell's own sensor fusion. Where a display exists it opens a live window, the same view as
+    `swell live` (the recording loops; q or Escape quits, space pauses, h shows the HUD, s saves
+    a screenshot, r re-centres); otherwise, or with --file, it renders the video and prints
+    where.
 
     Options:
       --live                 open the live window (fails without a display)
@@ -99,59 +101,18 @@ struct DemoCommand: ToolCommand {
     return 0
   }
 
-  /// Shows the scene in a window, the recording replayed at recorded speed.
+  /// Shows the scene in a window through `swell live`'s path (same renderer, HUD, keys and
+  /// statistics), the recording replayed at recorded speed from the start again when it ends.
   static func runLive(scene: any Scene, motion: [DeviceMotion], fps: Double, console: Console)
     throws
   {
-    let w = max(1, Int((scene.size.width * scene.scale).rounded()))
-    let h = max(1, Int((scene.size.height * scene.scale).rounded()))
-    let window = try LiveWindow(title: "swell demo: waterwave", width: w, height: h)
-    var options = LiveLoopOptions()
-    options.startTime = motion.first?.timestamp ?? 0
-    options.framesPerSecondCap = fps
-    let content = DemoLiveContent(scene: scene, motion: motion)
-    let loop = LiveLoop(display: window, content: content, options: options)
-    loop.onMessage = { console.err("swell demo: \($0)\n") }
-    try loop.run()
-  }
-}
-
-/// Replays recorded motion into a scene and draws it for a live loop.
-private final class DemoLiveContent: LiveContent {
-  let scene: any Scene
-  let motion: [DeviceMotion]
-  let renderer = LayerRenderer()
-  private var next = 0
-
-  init(scene: any Scene, motion: [DeviceMotion]) {
-    self.scene = scene
-    self.motion = motion
-  }
-
-  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
-    while next < motion.count && motion[next].timestamp <= frame.targetTimestamp {
-      scene.receive(motion[next])
-      next += 1
-    }
-    scene.advance(to: frame)
-    let tree = scene.root.presentation(at: frame.targetTimestamp)
-    let scale = Double(canvas.width) / scene.size.width
-    let image = try renderer.render(
-      tree, size: scene.size, scale: scale, background: scene.background)
-    image.withFramePixels { pixels in
-      canvas.copy(
-        from: pixels.bytes, width: pixels.pixelWidth, height: pixels.pixelHeight,
-        bytesPerRow: pixels.bytesPerRow)
-    }
-  }
-
-  func handle(_ event: LiveEvent, at time: Double) {}
-
-  func hudLines(at time: Double) -> [String] {
-    var lines = ["recording: sensorlogger-ios-rotation"]
-    if let tilt = scene.traceValue("water.transform.rotation.z", at: time) {
-      lines.append(String(format: "water tilt %+.1f°", tilt * 180 / .pi))
-    }
-    return lines
+    let feed = RecordingFeed(
+      name: "recording sensorlogger-ios-rotation", motions: motion, loops: true)
+    var session = LiveSession(scene: scene, feed: feed, label: "swell demo")
+    session.title = "swell demo: waterwave"
+    session.options.framesPerSecondCap = fps
+    session.options.screenshotStem = "swell-demo"
+    session.messagesToStandardError = true
+    _ = try session.run(console: console)
   }
 }

@@ -22,7 +22,11 @@ struct LiveCommand: ToolCommand {
       --motion SOURCE     keyboard (default): arrows tilt a simulated phone;
                           mouse: the pointer's position over the window tilts it;
                           script:TEXT: scripted motion, e.g. "script:tilt 30deg right over 1s";
-                          FILE: a device-motion CSV or raw recording, replayed at recorded speed
+                          FILE: a device-motion CSV or raw recording, replayed at recorded speed;
+                          iio[:NAME]: Linux IIO sensors (as `swell record`);
+                          udp:PORT: a phone streaming JSON or CSV lines (docs/sensors.md);
+                          phone:URL: phyphox remote access (not in this build yet)
+      --loop              replay the recording (or script) from the start when it ends
       --terminal          draw in this terminal with true-colour half blocks
       --size WxH[@S]      canvas size in points and pixels per point (default: the scene's)
       --fps N             frame-rate cap (default: the display's refresh rate; 30 in a terminal)
@@ -34,6 +38,17 @@ struct LiveCommand: ToolCommand {
                           pixels as `swell render --time T` when the window has the scene's size)
       --screenshot PATH   where --screenshot-at writes (default swell-live-SCENE-T.png)
       --hud               start with the HUD shown (fps, frame time, motion, viewer offset)
+      --trace-out FILE    write each frame's presentation values as `swell trace` CSV
+                          (time = the frame's target time, scene seconds) when the view ends
+    Live sensor options (iio, udp, phone):
+      --sysfs-root DIR    IIO sysfs root (default /sys/bus/iio/devices)
+      --dev-root DIR      folder of the iio:deviceN character devices (default /dev)
+      --mode MODE         IIO: auto (buffered, else polled; default), buffered or polled
+      --rate HZ           IIO: set the sampling frequency (and poll at it)
+      --listen ADDR       UDP: the IPv4 address to listen on (default 127.0.0.1)
+      --reference-frame NAME
+                          frame of the fused attitude: xArbitraryZVertical (default, 6D) or a
+                          magnetometer frame (9D; the source must have a magnetometer)
       --response classic|sloshing, --seed-exact, --reduce-motion
                           scene options, as for `swell render`
 
@@ -48,20 +63,52 @@ struct LiveCommand: ToolCommand {
     let terminal = arguments.flag("--terminal")
     let stats = arguments.flag("--stats")
     let hud = arguments.flag("--hud")
+    let loop = arguments.flag("--loop")
     let sizeSpec = try arguments.option("--size")
     let fps = try arguments.positiveNumber("--fps")
     let frames = try arguments.positiveNumber("--frames")
     let screenshotAt = try arguments.number("--screenshot-at", in: 0...1e9)
     let screenshotPath = try arguments.option("--screenshot")
+    let traceOut = try arguments.option("--trace-out")
     let responseName = try arguments.option("--response")
     let seedExact = arguments.flag("--seed-exact")
     let reduceMotion = arguments.flag("--reduce-motion")
+    var sources = LiveSourceOptions()
+    sources.sysfsRoot = try arguments.option("--sysfs-root")
+    sources.devRoot = try arguments.option("--dev-root")
+    sources.mode = try arguments.option("--mode")
+    sources.rate = try arguments.positiveNumber("--rate")
+    sources.listen = try arguments.option("--listen")
+    let frameName = try arguments.option("--reference-frame")
     guard let sceneName = arguments.positional() else {
       throw UsageError("missing SCENE (one of: \(BuiltInScenes.names.joined(separator: ", ")))")
     }
     try arguments.finish()
     if let frames, frames != frames.rounded() {
       throw UsageError("--frames must be a whole number, got \(frames)")
+    }
+    if let frameName {
+      guard let f = AttitudeReferenceFrame(name: frameName) else {
+        throw UsageError(
+          "unknown --reference-frame '\(frameName)'; expected one of "
+            + AttitudeReferenceFrame.allCases.map(\.name).joined(separator: ", "))
+      }
+      sources.referenceFrame = f
+    }
+    let sensor = LiveSourceOptions.isSensor(motionSpec)
+    let sensorOptions =
+      sources.sysfsRoot != nil || sources.devRoot != nil || sources.mode != nil
+      || sources.rate != nil || sources.listen != nil || frameName != nil
+    if sensorOptions && !sensor {
+      throw UsageError(
+        "--sysfs-root, --dev-root, --mode, --rate, --listen and --reference-frame apply to "
+          + "--motion iio, udp:PORT or phone:URL")
+    }
+    let isRecording =
+      !sensor && motionSpec != "keyboard" && motionSpec != "mouse"
+      && !motionSpec.hasPrefix("script:")
+    if loop && !isRecording && !motionSpec.hasPrefix("script:") {
+      throw UsageError("--loop applies to a recording or script:TEXT motion")
     }
 
     var sceneOptions = SceneOptions()
@@ -74,39 +121,23 @@ struct LiveCommand: ToolCommand {
       }
       sceneOptions.waterResponse = r
     }
-    let feed = try LiveCommand.makeFeed(motionSpec)
     let scene = try SceneLoader.load(sceneName, options: sceneOptions)
+    let feed = try LiveCommand.makeFeed(motionSpec, loop: loop, sources: sources)
 
-    let display: any LiveDisplay
-    if terminal {
-      display = try TerminalView()
-    } else {
-      let pixels = LiveCommand.pixelSize(of: scene)
-      display = try LiveWindow(
-        title: "swell live \(scene.name)", width: pixels.width, height: pixels.height)
-    }
-    var options = LiveLoopOptions()
-    options.framesPerSecondCap = fps ?? (terminal ? 30 : nil)
-    options.frameLimit = frames.map { Int($0) }
-    options.startTime = feed.startTime
-    options.screenshotAt = screenshotAt
+    var session = LiveSession(scene: scene, feed: feed, label: "swell live")
+    session.terminal = terminal
+    session.traceOut = traceOut
+    session.options.framesPerSecondCap = fps ?? (terminal ? 30 : nil)
+    session.options.frameLimit = frames.map { Int($0) }
+    session.options.screenshotAt = screenshotAt
     if let screenshotAt {
-      options.screenshotPath =
+      session.options.screenshotPath =
         screenshotPath ?? "swell-live-\(scene.name)-\(LiveCommand.format(screenshotAt)).png"
     }
-    options.screenshotStem = "swell-live-\(scene.name)"
-    options.showHUD = hud
-    let content = LiveSceneContent(scene: scene, feed: feed)
-    let loop = LiveLoop(display: display, content: content, options: options)
-    var messages: [String] = []
-    loop.onMessage = { line in
-      if terminal { messages.append(line) } else { console.out(line + "\n") }
-    }
-    defer { (display as? TerminalView)?.close() }
-    try loop.run()
-    (display as? TerminalView)?.close()
-    for m in messages { console.out(m + "\n") }
-    if stats { console.out(loop.statistics.jsonLine + "\n") }
+    session.options.screenshotStem = "swell-live-\(scene.name)"
+    session.options.showHUD = hud
+    let statistics = try session.run(console: console)
+    if stats { console.out(statistics.jsonLine + "\n") }
     return 0
   }
 
@@ -118,7 +149,15 @@ struct LiveCommand: ToolCommand {
   }
 
   /// Builds the motion feed named by `--motion`.
-  static func makeFeed(_ spec: String) throws -> any LiveMotionFeed {
+  ///
+  /// - Parameters:
+  ///   - spec: `keyboard`, `mouse`, `script:TEXT`, `iio[:NAME]`, `udp:PORT`, `phone:URL` or a
+  ///     recording file.
+  ///   - loop: Replay a recording or script from the start when it ends.
+  ///   - sources: Options of live sensor sources.
+  static func makeFeed(_ spec: String, loop: Bool = false, sources: LiveSourceOptions = .init())
+    throws -> any LiveMotionFeed
+  {
     switch spec {
     case "keyboard": return TiltFeed(kind: .keyboard)
     case "mouse": return TiltFeed(kind: .mouse)
@@ -126,19 +165,96 @@ struct LiveCommand: ToolCommand {
       if spec.hasPrefix("script:") {
         let input = try MotionInput.load(
           motionPath: nil, script: String(spec.dropFirst("script:".count)), rate: 100)
-        return RecordingFeed(name: "script", motions: input.samples)
+        return RecordingFeed(name: "script", motions: input.samples, loops: loop)
       }
-      for prefix in ["iio", "udp:", "phone:"] where spec.hasPrefix(prefix) {
-        throw ToolError("--motion \(spec): live sensor sources are not wired into swell live yet")
+      if LiveSourceOptions.isSensor(spec) {
+        let (source, stop) = try sources.open(spec)
+        return SourceFeed(
+          pump: SourcePump(source: source, referenceFrame: sources.referenceFrame, stop: stop))
       }
       let input = try MotionInput.load(motionPath: spec, script: nil, rate: 100)
       return RecordingFeed(
-        name: "recording " + URL(fileURLWithPath: spec).lastPathComponent, motions: input.samples)
+        name: "recording " + URL(fileURLWithPath: spec).lastPathComponent, motions: input.samples,
+        loops: loop)
     }
   }
 
   static func format(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+  }
+}
+
+/// One live run of a scene: the window (or terminal), the loop, the HUD, keys, statistics and
+/// the optional trace; shared by `swell live` and `swell demo`.
+struct LiveSession {
+  /// The scene shown.
+  var scene: any Scene
+  /// Its motion.
+  var feed: any LiveMotionFeed
+  /// The prefix of stderr lines (`swell live`, `swell demo`).
+  var label: String
+  /// Draw in the terminal instead of a window.
+  var terminal = false
+  /// The window title (default `LABEL SCENE`).
+  var title: String?
+  /// Where to write the per-frame presentation values (CSV, `swell trace`'s columns).
+  var traceOut: String?
+  /// Loop options; ``LiveLoopOptions/startTime`` is set from the feed.
+  var options = LiveLoopOptions()
+  /// Messages of the loop (screenshots, pause) go to standard error instead of standard output.
+  var messagesToStandardError = false
+
+  /// Opens the display, runs the loop until quit or the frame limit, closes the feed.
+  ///
+  /// - Parameter console: Where messages go.
+  /// - Returns: The frame statistics.
+  /// - Throws: Display, rendering, source and trace-writing failures.
+  func run(console: Console) throws -> FrameStatistics {
+    defer { feed.close() }
+    let display: any LiveDisplay
+    if terminal {
+      display = try TerminalView()
+    } else {
+      let pixels = LiveCommand.pixelSize(of: scene)
+      display = try LiveWindow(
+        title: title ?? "\(label) \(scene.name)", width: pixels.width, height: pixels.height)
+    }
+    var options = self.options
+    options.startTime = feed.startTime
+    let content = LiveSceneContent(scene: scene, feed: feed)
+    content.tracing = traceOut != nil
+    let loop = LiveLoop(display: display, content: content, options: options)
+    var messages: [String] = []
+    var errors: [String] = []
+    let label = self.label
+    let toStandardError = messagesToStandardError
+    loop.onMessage = { line in
+      if terminal {
+        messages.append(line)
+      } else if toStandardError {
+        console.err("\(label): \(line)\n")
+      } else {
+        console.out(line + "\n")
+      }
+    }
+    feed.onMessage = { line in
+      if terminal { errors.append(line) } else { console.err("\(label): \(line)\n") }
+    }
+    defer { (display as? TerminalView)?.close() }
+    try loop.run()
+    (display as? TerminalView)?.close()
+    for m in messages {
+      if toStandardError { console.err("\(label): \(m)\n") } else { console.out(m + "\n") }
+    }
+    for e in errors { console.err("\(label): \(e)\n") }
+    if let traceOut {
+      do {
+        try AtomicWrite.write(Data(content.traceText().utf8), to: URL(fileURLWithPath: traceOut))
+      } catch {
+        throw ToolError(error.description)
+      }
+    }
+    return loop.statistics
   }
 }
 
@@ -148,12 +264,22 @@ protocol LiveMotionFeed: AnyObject {
   var name: String { get }
   /// The scene time of the first frame, seconds.
   var startTime: Double { get }
+  /// Receives one-line messages for standard error (a live source's transient errors).
+  var onMessage: (String) -> Void { get set }
   /// The samples with timestamps up to `time` not delivered yet, in order.
-  func samples(upTo time: Double) -> [DeviceMotion]
+  ///
+  /// - Throws: ``ToolError`` when a live source failed for good.
+  func samples(upTo time: Double) throws -> [DeviceMotion]
   /// Reacts to a key or pointer event at a scene time.
   func handle(_ event: LiveEvent, at time: Double)
   /// A HUD line about the motion.
   func hudLine(at time: Double) -> String
+  /// Stops a live source (the view has closed).
+  func close()
+}
+
+extension LiveMotionFeed {
+  func close() {}
 }
 
 /// Keyboard (arrows) or mouse (pointer position) tilt of a simulated device.
@@ -162,6 +288,7 @@ final class TiltFeed: LiveMotionFeed {
   let kind: Kind
   private(set) var controller = TiltController()
   private var lastSample: Double?
+  var onMessage: (String) -> Void = { _ in }
 
   init(kind: Kind) { self.kind = kind }
 
@@ -195,22 +322,45 @@ final class TiltFeed: LiveMotionFeed {
 }
 
 /// A device-motion recording replayed at recorded speed: scene time is the recording's time.
+///
+/// With ``loops``, the recording starts again when it ends: pass k is shifted by k × the
+/// period (the recording's span plus its mean sample interval), so scene time keeps going.
 final class RecordingFeed: LiveMotionFeed {
   let name: String
   let motions: [DeviceMotion]
+  /// Whether the recording replays from the start when it ends.
+  let loops: Bool
+  /// The time one pass takes when looping, seconds.
+  let period: Double
   private var next = 0
+  private var pass = 0
+  var onMessage: (String) -> Void = { _ in }
 
-  init(name: String, motions: [DeviceMotion]) {
+  init(name: String, motions: [DeviceMotion], loops: Bool = false) {
     self.name = name
     self.motions = motions
+    self.loops = loops
+    if let first = motions.first?.timestamp, let last = motions.last?.timestamp, last > first {
+      period = (last - first) * Double(motions.count) / Double(motions.count - 1)
+    } else {
+      period = 0.01
+    }
   }
 
   var startTime: Double { motions.first?.timestamp ?? 0 }
 
   func samples(upTo time: Double) -> [DeviceMotion] {
     var out: [DeviceMotion] = []
-    while next < motions.count && motions[next].timestamp <= time + 1e-9 {
-      out.append(motions[next])
+    while !motions.isEmpty {
+      if next == motions.count {
+        guard loops else { break }
+        next = 0
+        pass += 1
+      }
+      var m = motions[next]
+      m.timestamp += Double(pass) * period
+      guard m.timestamp <= time + 1e-9 else { break }
+      out.append(m)
       next += 1
     }
     return out
@@ -219,7 +369,10 @@ final class RecordingFeed: LiveMotionFeed {
   func handle(_ event: LiveEvent, at time: Double) {}
 
   func hudLine(at time: Double) -> String {
-    name + String(format: " %.1f s", time - startTime)
+    let elapsed = time - startTime
+    guard loops else { return name + String(format: " %.1f s", elapsed) }
+    let p = max(1, Int(elapsed / period) + 1)
+    return name + String(format: " %.1f s, pass %d", elapsed - Double(p - 1) * period, p)
   }
 }
 
@@ -243,10 +396,30 @@ final class LiveSceneContent: LiveContent {
     self.feed = feed
   }
 
+  /// Whether each frame's presentation values are kept for ``traceText()``.
+  var tracing = false
+  private var traceRows: [[Double]] = []
+
   func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
-    for m in feed.samples(upTo: frame.targetTimestamp) { scene.receive(m) }
+    for m in try feed.samples(upTo: frame.targetTimestamp) { scene.receive(m) }
     scene.advance(to: frame)
+    if tracing {
+      let t = frame.targetTimestamp
+      traceRows.append([t] + scene.traceKeys.map { scene.traceValue($0, at: t) ?? 0 })
+    }
     try draw(at: frame.targetTimestamp, into: canvas)
+  }
+
+  /// The traced frames as `swell trace` CSV: a `time` column (the frame's target time, scene
+  /// seconds) and the scene's trace keys.
+  ///
+  /// - Returns: The CSV text.
+  func traceText() -> String {
+    var text = (["time"] + scene.traceKeys).joined(separator: ",") + "\n"
+    for (i, row) in traceRows.enumerated() {
+      TraceCommand.appendRow(row, keys: scene.traceKeys, json: false, first: i == 0, to: &text)
+    }
+    return text
   }
 
   func handle(_ event: LiveEvent, at time: Double) {
