@@ -155,6 +155,8 @@ struct LiveCommand: ToolCommand {
   ///     recording file.
   ///   - loop: Replay a recording or script from the start when it ends.
   ///   - sources: Options of live sensor sources.
+  /// - Returns: The feed (a live source's pull has started).
+  /// - Throws: ``UsageError`` or ``ToolError`` for a bad spec, file or source.
   static func makeFeed(_ spec: String, loop: Bool = false, sources: LiveSourceOptions = .init())
     throws -> any LiveMotionFeed
   {
