@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// Sends one JSON line per datagram to 127.0.0.1:`port` every 5 ms from a thread until
+/// stopped; `t` is this machine's monotonic uptime, as a phone would send its own clock.
+private final class UDPSender: Sendable {
+  private let stopped = Atomic<Bool>(false)
+  private let done = DispatchSemaphore(value: 0)
+
+  init(port: UInt16, accelerometer: [Double]) {
+    let thread = Thread { [self] in
+      defer { done.signal() }
+      let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+      guard fd >= 0 else { return }
+      defer { close(fd) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = port.bigEndian
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let a = accelerometer.map { "\($0)" }.joined(separator: ", ")
+      while !stopped.load(ordering: .acquiring) {
+        let line =
+          "{\"t\": \(ProcessInfo.processInfo.systemUptime), \"gyro\": [0, 0, 0], "
+          + "\"accel\": [\(a)]}"
+        let bytes = Array(line.utf8)
+        _ = withUnsafePointer(to: &address) { p in
+          p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+            bytes.withUnsafeBytes {
+              sendto(fd, $0.baseAddress, $0.count, 0, sa, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+          }
+        }
+        usleep(5000)
+      }
+    }
+    thread.start()
+  }
+
+  func stop() {
+    stopped.store(true, ordering: .releasing)
+    done.wait()
+  }
+}
+
+/// Reads a `--trace-out` CSV: the header and the rows.
+private func readTrace(_ path: String) throws -> (header: [String], rows: [[Double]]) {
+  let text = try String(contentsOfFile: path, encoding: .utf8)
+  var lines = text.split(separator: "\n").map(String.init)
+  let header = lines.removeFirst().split(separator: ",").map(String.init)
+  let rows = try lines.map { line in
+    try line.split(separator: ",").map { try #require(Double(String($0))) }
+  }
+  return (header, rows)
+}
+
+private func temporaryPath(_ name: String) -> String {
+  FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swell-live-sensor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+  ).path
+}
+
+/// The upright pose turned 30° counter-clockwise: specific force (g·sin 30°, g·cos 30°, 0);
+/// the water, kept level with the world, turns +30° (clockwise on screen, layer space).
+private let tilt = 30 * Double.pi / 180
+
+@Suite("swell live: sensor sources in a window (needs DISPLAY, as CI's xvfb-run gives)")
+struct LiveSensorToolTests {
+  @Test("udp:PORT: JSON datagrams of a tilted pose tilt the water; --trace-out has every frame")
+  func udpTilt() throws {
+    let port = UInt16.random(in: 30_000...60_000)
+    let sender = UDPSender(port: port, accelerometer: [9.81 * sin(tilt), 9.81 * cos(tilt), 0])
+    defer { sender.stop() }
+    let trace = temporaryPath("udp.csv")
+    defer { unlink(trace) }
+    let r = try LiveTool.run([
+      "live", "waterwave", "--motion", "udp:\(port)", "--size", "195x422@1", "--frames", "90",
+      "--stats", "--trace-out", trace, "--hud",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try LiveTool.stats(r.stdout)["frames"] == 90)
+    let (header, rows) = try readTrace(trace)
+    #expect(header.first == "time")
+    let column = try #require(header.firstIndex(of: "water.transform.rotation.z"))
+    #expect(rows.count == 90)
+    let times = rows.map { $0[0] }
+    #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frame times increase")
+    let last = try #require(rows.last)[column]
+    #expect(abs(last - tilt) < 1.5 * .pi / 180, "water tilt \(last * 180 / .pi)°, want 30°")
+  }
+
+  @Test("iio (polled, fake sysfs tree): a tilted accelerometer tilts the water")
+  func iioPolledTilt() throws {
+    let tree = try SensorsFakeTree()
+    // Sensor frame; the mount matrix maps (x, y) to device (y, −x), scale 0.000598 m/s².
+    let s = 0.000598
+    let raw = [Int((-9.81 * cos(tilt) / s).rounded()), Int((9.81 * sin(tilt) / s).rounded()), 0]
+    try tree.addBMI160(raw: raw + [0, 0, 0])
+    let trace = temporaryPath("iio.csv")
+    defer { unlink(trace) }
+    let r = try LiveTool.run([
+      "live", "waterwave", "--motion", "iio:bmi160", "--sysfs-root", tree.sysfs, "--dev-root",
+      tree.dev, "--mode", "polled", "--rate", "100", "--size", "195x422@1", "--frames", "60",
+      "--trace-out", trace,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let (header, rows) = try readTrace(trace)
+    let column = try #require(header.firstIndex(of: "water.transform.rotation.z"))
+    #expect(rows.count == 60)
+    let last = try #require(rows.last)[column]
+    #expect(abs(last - tilt) < 1.5 * .pi / 180, "water tilt \(last * 180 / .pi)°, want 30°")
+  }
+}
