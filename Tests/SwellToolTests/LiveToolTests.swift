@@ -152,6 +152,43 @@ struct LiveWindowToolTests {
   }
 }
 
+extension LiveWindowToolTests {
+  @Test("keys through xdotool: arrows tilt the homescreen, r re-centres the viewer offset to 0")
+  func recenterKey() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let trace = folder.appendingPathComponent("trace.csv").path
+    let r = try LiveTool.run([
+      "live", "homescreen", "--size", "195x422@1", "--trace-out", trace,
+    ]) { process in
+      var window = ""
+      let found = try waitFor(seconds: 20) {
+        window =
+          try tool("xdotool", ["search", "--pid", "\(process.processIdentifier)"])
+          .split(separator: "\n").first.map(String.init) ?? ""
+        return !window.isEmpty
+      }
+      #expect(found, "no window appeared")
+      for _ in 0..<4 { try tool("xdotool", ["key", "--window", window, "Right"]) }
+      usleep(1_000_000)  // the simulated tilt settles (ω = 12 /s) and is held
+      try tool("xdotool", ["key", "--window", window, "r"])
+      usleep(500_000)
+      try tool("xdotool", ["key", "--window", window, "q"])
+    }
+    #expect(r.status == 0, "\(r.stderr)")
+    let text = try String(contentsOfFile: trace, encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    let header = try #require(lines.first).split(separator: ",").map(String.init)
+    let column = try #require(header.firstIndex(of: "offset.horizontal"))
+    let offsets = lines.dropFirst().compactMap { Double($0.split(separator: ",")[column]) }
+    // Four 5° steps right: about 20°/90° before the key, 0 (within the dead-band) after it.
+    let peak = try #require(offsets.max())
+    #expect(peak > 0.15, "the arrows never tilted the offset: \(peak)")
+    let last = try #require(offsets.last)
+    #expect(abs(last) < 0.015, "not re-centred: \(last)")
+  }
+}
+
 @Suite("swell live --terminal through tmux")
 struct LiveTerminalToolTests {
   let scene = LiveTool.fixtures.appendingPathComponent("live-plain.json").path
