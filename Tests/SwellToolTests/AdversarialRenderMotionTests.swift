@@ -25,8 +25,7 @@ private let sensorLoggerZip = packageRoot.appendingPathComponent(
 @Suite("adversarial: swell render under every kind of motion input, and swell demo")
 struct AdversarialRenderMotionTests {
   @Test(
-    "device-motion CSV (jittered, epoch times, CRLF) and raw IMU CSV: the frame count follows "
-      + "the motion's span, and the picture's surface matches the trace",
+    "device-motion CSV (jittered, epoch times, CRLF) and raw IMU CSV: the frame count follows the motion's span, and the picture's surface matches the trace",
     arguments: ["device-motion", "raw"])
   func recordedMotion(kind: String) throws {
     let seed = UInt64.random(in: 0...UInt64.max)
@@ -53,7 +52,7 @@ struct AdversarialRenderMotionTests {
     #expect(
       try probeVideo(gif) == VideoProbe(width: 120, height: 240, frames: frames), "seed \(seed)")
     let table = try traceTable([scene, "--motion", motion, "--fps", "12"], "seed \(seed)")
-    try checkTraceInvariants(table, fps: fps, rows: frames, "seed \(seed) \(kind)")
+    try checkAnyTrace(table, fps: fps, rows: frames, "seed \(seed) \(kind)")
     let tilt = try table.column("water.transform.rotation.z")
     let last = try #require(tilt.last) * 180 / .pi
     // Swell's own fusion (raw) settles within a few degrees of the truth.

@@ -63,8 +63,7 @@ private func checkOutput(
 @Suite("adversarial: swell render outputs, sizes, times and rates")
 struct AdversarialRenderOutputTests {
   @Test(
-    "every output type in any letter case: floor(duration·fps)+1 frames (1 for PNG/SVG), the "
-      + "pixel size, one summary line, no other file",
+    "every output type in any letter case: floor(duration·fps)+1 frames (1 for PNG/SVG), the pixel size, one summary line, no other file",
     arguments: [
       ("a.png", OutputReader.png), ("B.PNG", .png), ("c.svg", .svg), ("d.SVG", .svg),
       ("e.pdf", .pdf), ("f.Pdf", .pdf), ("g.mp4", .video), ("H.MP4", .video), ("i.m4v", .video),
@@ -215,8 +214,7 @@ struct AdversarialRenderFailureTests {
   ]
 
   @Test(
-    "SWELL_FFMPEG missing, failing, killed, silent, quitting early, not executable or a folder: "
-      + "one line, exit 1, nothing left in the folder",
+    "SWELL_FFMPEG missing, failing, killed, silent, quitting early, not executable or a folder: one line, exit 1, nothing left in the folder",
     arguments: fakeEncoders.indices, ["v.mp4", "v.gif", "v.webp", "v.apng"])
   func brokenEncoder(index: Int, name: String) throws {
     let fake = Self.fakeEncoders[index]

@@ -174,7 +174,7 @@ struct AdversarialRenderSceneTests {
         "time", "water.transform.rotation.z", "water.amplitude", "offset.horizontal",
         "wallpaper.position.x",
       ])
-    try checkTraceInvariants(table, fps: 20, rows: 13, "every-field trace")
+    try checkAnyTrace(table, fps: 20, rows: 13, "every-field trace")
     // The image is drawn: red pixels inside the card where the logo sits.
     let png = folder.appendingPathComponent("every.png").path
     #expect(try runSwell(["render", scene, "--size", "100x200@2", "-o", png]).status == 0)
@@ -189,8 +189,7 @@ struct AdversarialRenderSceneTests {
   }
 
   @Test(
-    "a mistake in any field: check and render give one line naming the file and the JSON path; "
-      + "nothing is written",
+    "a mistake in any field: check and render give one line naming the file and the JSON path; nothing is written",
     arguments: mistakes)
   func mistakeInAField(_ m: SceneMistake) throws {
     let folder = try adversarialFolder("scene-mistake")
@@ -207,17 +206,19 @@ struct AdversarialRenderSceneTests {
     expectOneLineFailure(
       render, command: "render", mentioning: ["\(scene): \(m.named)"],
       "render \(m.testDescription)")
-    #expect(render.err.dropFirst("swell render: ".count) == check.err.dropFirst("swell scene: ".count))
+    #expect(
+      render.err.dropFirst("swell render: ".count) == check.err.dropFirst("swell scene: ".count))
     #expect(try folderNames(folder) == before, "\(m.testDescription): files written")
   }
 
   @Test(
     "not JSON at all: one line saying so (with the line for a syntax error), no crash",
     arguments: [
-      ("", "empty"), ("   \n", "empty"), ("{\"swellScene\": 1,\n \"name\": \"x\" \"canvas\"}", "line 2"),
+      ("", "empty"), ("   \n", "empty"),
+      ("{\"swellScene\": 1,\n \"name\": \"x\" \"canvas\"}", "line 2"),
       ("[1, 2]", "(top level)"), ("null", "(top level)"), ("{", "not valid JSON"),
       (String(repeating: "[", count: 100_000), "not valid JSON"),
-      ("{\"swellScene\": 1e999}", "swellScene"),
+      ("{\"swellScene\": 1e999}", "1e999"),
     ])
   func notJSON(text: String, word: String) throws {
     let folder = try adversarialFolder("scene-notjson")
@@ -235,14 +236,17 @@ struct AdversarialRenderSceneTests {
   func bigTrees() throws {
     let folder = try adversarialFolder("scene-big")
     defer { try? FileManager.default.removeItem(at: folder) }
-    // 300 levels deep, each a translucent square offset a little.
-    let level = #"{"type": "layer", "frame": [0.05, 0.05, 10, 10], "backgroundColor": "#FF000008""#
-    let depth = 300
+    // 200 levels deep (400 JSON levels; JSONSerialization stops at 512), each a translucent
+    // square offset a little.
+    let level =
+      ##"{"type": "layer", "frame": [0.05, 0.05, 10, 10], "backgroundColor": "#FF000008""##
+    let depth = 200
     let nested =
       String(repeating: level + #", "sublayers": ["#, count: depth) + level + "}"
       + String(repeating: "]}", count: depth)
     let deep = try writeFile(
-      #"{"swellScene": 1, "name": "deep", "canvas": {"width": 20, "height": 20, "scale": 1}, "#
+      ##"{"swellScene": 1, "name": "deep", "canvas": {"width": 20, "height": 20, "scale": 1, "##
+        + ##""background": "#FFFFFF"}, "##
         + #""layers": ["# + nested + "]}", named: "deep.json", in: folder)
     let d = try runSwell(["scene", "check", deep])
     #expect(d.status == 0, "\(d.err)")
@@ -251,19 +255,20 @@ struct AdversarialRenderSceneTests {
     let dr = try runSwell(["render", deep, "-o", dOut])
     #expect(dr.status == 0, "\(dr.err)")
     let dImage = try ImageSurface.load(contentsOfPNGFile: dOut)
-    // 301 squares of alpha 8/255 over white at (5, 5): clearly red, not white, not black.
-    let p = try #require(dImage.pixel(x: 15, y: 15))
+    // 201 squares of alpha 8/255, each 0.05 pt further: around (12, 12) over 150 overlap.
+    let p = try #require(dImage.pixel(x: 11, y: 11))
     #expect(p.red > 200 && p.green < 60, "\(p)")
 
     // 4000 small ellipses in a grid.
     var layers: [String] = []
     for i in 0..<4000 {
       layers.append(
-        #"{"type": "shape", "name": "dot\#(i)", "frame": [\#(i % 80), \#(i / 80), 1, 1], "#
-          + #""shape": {"kind": "ellipse"}, "fill": "#0000FF"}"#)
+        "{\"type\": \"shape\", \"name\": \"dot\(i)\", \"frame\": [\(i % 80), \(i / 80), 1, 1], "
+          + ##""shape": {"kind": "ellipse"}, "fill": "#0000FF"}"##)
     }
     let many = try writeFile(
-      #"{"swellScene": 1, "name": "many", "canvas": {"width": 80, "height": 50, "scale": 2}, "#
+      ##"{"swellScene": 1, "name": "many", "canvas": {"width": 80, "height": 50, "scale": 2, "##
+        + ##""background": "#FFF"}, "##
         + #""layers": ["# + layers.joined(separator: ",") + "]}", named: "many.json", in: folder)
     let m = try runSwell(["scene", "check", many])
     #expect(m.out.contains("4000 layers"), "\(m.out) \(m.err)")
@@ -283,7 +288,8 @@ struct AdversarialRenderSceneTests {
       Color(red: 0, green: 1, blue: 0), width: 3, height: 7,
       to: sub.appendingPathComponent("green.png").path)
     let scene = #"""
-      {"swellScene": 1, "name": "img", "canvas": {"width": 40, "height": 40, "scale": 1},
+      {"swellScene": 1, "name": "img",
+       "canvas": {"width": 40, "height": 40, "scale": 1, "background": "#FFFFFF"},
        "layers": [{"type": "image", "name": "pic", "frame": [10, 10, 20, 20],
                    "image": "b/green.png", "gravity": "resize"}]}
       """#
@@ -310,7 +316,8 @@ struct AdversarialRenderSceneTests {
     let bad = try runSwell(["render", moved, "-o", "red.png"], directory: elsewhere)
     expectOneLineFailure(
       bad, command: "render", mentioning: ["layers[0].image", "b/red.png"], "cwd-relative image")
-    #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("red.png").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("red.png").path))
   }
 
   @Test("a PNG with a good signature but corrupt data: one line naming it, no file")

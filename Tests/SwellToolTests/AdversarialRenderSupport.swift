@@ -265,3 +265,28 @@ func writeEveryFieldScene(
   try data.write(to: url)
   return url.path
 }
+
+/// Checks what every trace of any scene keeps: the row count, finite values, and frame times
+/// `t₀ + i/fps` (the waterwave-specific bounds of ``checkTraceInvariants`` do not apply to
+/// scene files with other waves).
+///
+/// - Parameters:
+///   - table: The trace.
+///   - fps: Frames per second.
+///   - rows: The expected row count, when known.
+///   - comment: Context for failures.
+/// - Throws: When there is no time column.
+func checkAnyTrace(_ table: TraceTable, fps: Double, rows: Int? = nil, _ comment: String) throws {
+  if let rows { #expect(table.rows.count == rows, "\(comment): row count") }
+  for (i, row) in table.rows.enumerated() where !row.allSatisfy({ $0.isFinite }) {
+    Issue.record("\(comment): row \(i) not finite: \(row)")
+    break
+  }
+  let times = try table.column("time")
+  let t0 = times.first ?? 0
+  let tolerance = 1e-9 + abs(t0) * 4e-16 + Double(times.count) * 1e-12
+  for (i, t) in times.enumerated() where abs(t - (t0 + Double(i) / fps)) > tolerance {
+    Issue.record("\(comment): frame \(i) at \(t), expected \(t0 + Double(i) / fps)")
+    break
+  }
+}
