@@ -37,7 +37,7 @@ let package = Package(
       dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellMotion"]),
+    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
     .target(name: "SwellRender", dependencies: ["SwellLayers", "CCairo", "CSDL2"]),
 
     // MARK: The command-line tool

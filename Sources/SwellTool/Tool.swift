@@ -31,14 +31,16 @@ public struct Console: Sendable {
   ///
   /// - Parameter text: The text, written as is.
   public func out(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    // A reader that closed the pipe early (`swell trace ... | head`) is not an error worth a
+    // crash: SIGPIPE is ignored and the failed write is dropped.
+    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
   }
 
   /// Writes text to standard error.
   ///
   /// - Parameter text: The text, written as is.
   public func err(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
   }
 }
 

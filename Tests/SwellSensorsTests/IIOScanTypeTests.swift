@@ -123,7 +123,8 @@ struct IIOScanTypeTests {
       ("in_timestamp", 3, s64), ("in_accel_y", 1, s16), ("in_accel_x", 0, s16),
       ("in_accel_z", 2, s16),
     ])
-    #expect(layout.elements.map(\.name) == ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"])
+    #expect(
+      layout.elements.map(\.name) == ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"])
     #expect(layout.elements.map(\.offset) == [0, 2, 4, 8])
     #expect(layout.scanBytes == 16)
   }

@@ -28,6 +28,30 @@ public struct BroadEvaluation: Sendable {
     directory: URL, settings: AttitudeEstimator.Settings = .init(),
     progress: (Int, Int) -> Void = { _, _ in }
   ) throws {
+    let trials = try Self.loadTrials(directory: directory)
+    var results: [BroadTrialResult] = []
+    for (i, trial) in trials.enumerated() {
+      results.append(Self.result(of: trial, settings: settings))
+      progress(i + 1, trials.count)
+    }
+    self.trials = results
+  }
+
+  /// Scores trials that are already loaded.
+  ///
+  /// - Parameters:
+  ///   - trials: The trials.
+  ///   - settings: The estimator settings (the same for every trial).
+  public init(fusing trials: [BroadTrial], settings: AttitudeEstimator.Settings = .init()) {
+    self.trials = trials.map { Self.result(of: $0, settings: settings) }
+  }
+
+  /// Loads every `*.csv` file in a folder as a trial, in file-name order.
+  ///
+  /// - Parameter directory: The folder of trial CSVs.
+  /// - Returns: The trials.
+  /// - Throws: ``NumericTableError`` for an unreadable folder or a bad trial file.
+  public static func loadTrials(directory: URL) throws -> [BroadTrial] {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -38,17 +62,16 @@ public struct BroadEvaluation: Sendable {
     guard !names.isEmpty else {
       throw NumericTableError(file: directory.path, line: 0, reason: "no .csv trial files")
     }
-    var results: [BroadTrialResult] = []
-    for (i, n) in names.enumerated() {
-      let trial = try BroadTrial(contentsOf: directory.appendingPathComponent(n))
-      results.append(
-        BroadTrialResult(
-          name: trial.name, category: trial.category,
-          nineD: trial.evaluate(mode: .nineD, settings: settings),
-          sixD: trial.evaluate(mode: .sixD, settings: settings)))
-      progress(i + 1, names.count)
-    }
-    trials = results
+    return try names.map { try BroadTrial(contentsOf: directory.appendingPathComponent($0)) }
+  }
+
+  private static func result(
+    of trial: BroadTrial, settings: AttitudeEstimator.Settings
+  ) -> BroadTrialResult {
+    BroadTrialResult(
+      name: trial.name, category: trial.category,
+      nineD: trial.evaluate(mode: .nineD, settings: settings),
+      sixD: trial.evaluate(mode: .sixD, settings: settings))
   }
 
   /// Creates an evaluation from results.

@@ -126,6 +126,11 @@ public struct AttitudeEstimator: Sendable {
   /// The estimated gyroscope bias, rad/s, device frame.
   public var gyroscopeBias: Vector3 { Vector3(core.bx, core.by, core.bz) }
 
+  /// The estimated per-axis scale-factor errors of the gyroscope, as fractions (0.01 = 1 %,
+  /// device frame); the corrected rate is `(raw − bias)·(1 + error)`. Zero when
+  /// ``Settings/estimatesGyroscopeScale`` is off.
+  public var gyroscopeScaleError: Vector3 { Vector3(core.sx, core.sy, core.sz) }
+
   /// The 1σ uncertainty of the bias estimate per device axis, rad/s.
   public var gyroscopeBiasSigma: Vector3 {
     Vector3(

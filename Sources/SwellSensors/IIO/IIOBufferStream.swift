@@ -86,7 +86,9 @@ final class IIOBufferStream: Sendable {
       let scan = device.path + "/scan_elements/"
       try sysfs.writeAttribute("0", to: buffer + "/enable")
       for type in types {
-        for c in device.channels(of: type) { try sysfs.writeAttribute("1", to: scan + c.name + "_en") }
+        for c in device.channels(of: type) {
+          try sysfs.writeAttribute("1", to: scan + c.name + "_en")
+        }
       }
       if device.timestamp != nil { try sysfs.writeAttribute("1", to: scan + "in_timestamp_en") }
       var enabled: [(name: String, index: Int, type: IIOScanType)] = []
@@ -107,6 +109,20 @@ final class IIOBufferStream: Sendable {
         throw IIOError("\(scan): no channel is enabled", path: scan)
       }
       try sysfs.writeAttribute(String(max(2, bufferLength)), to: buffer + "/length")
+      // Without a trigger most drivers deliver no scans: pick the device's own data-ready
+      // trigger (named `<name>-dev<N>`) when none is set.
+      if let current = try? sysfs.readAttribute(device.path + "/trigger/current_trigger"),
+        current.isEmpty, let n = device.number
+      {
+        for entry in sysfs.list(sysfs.root) ?? [] where entry.hasPrefix("trigger") {
+          if (try? sysfs.readAttribute(sysfs.root + "/" + entry + "/name"))
+            == "\(device.name)-dev\(n)"
+          {
+            try? sysfs.writeAttribute(
+              "\(device.name)-dev\(n)", to: device.path + "/trigger/current_trigger")
+          }
+        }
+      }
       try? sysfs.writeAttribute("monotonic", to: device.path + "/current_timestamp_clock")
       try sysfs.writeAttribute("1", to: buffer + "/enable")
       let stream = IIOBufferStream(
@@ -166,7 +182,9 @@ final class IIOBufferStream: Sendable {
     var pending: [UInt8] = []
     func gone(_ why: String, code: Int32) {
       queue.push(
-        .failure(IIOError("\(characterDevice): \(why) (the device is gone)", path: characterDevice, code: code)))
+        .failure(
+          IIOError(
+            "\(characterDevice): \(why) (the device is gone)", path: characterDevice, code: code)))
     }
     while !stopRequested.load(ordering: .acquiring) {
       let (events, perr) = system.pollInput(fd, 100)

@@ -183,7 +183,7 @@ public struct IIOSysfs: Sendable {
   ///   - path: The file.
   /// - Throws: ``IIOError`` naming the file, with the permission fix when access is denied.
   func writeAttribute(_ value: String, to path: String) throws(IIOError) {
-    let (fd, err) = system.open(path, O_WRONLY)
+    let (fd, err) = system.open(path, O_WRONLY | O_TRUNC)
     if fd < 0 { throw IIOError.system("cannot write '\(value)' to", path: path, code: err) }
     defer { system.close(fd) }
     let bytes = Array((value + "\n").utf8)
@@ -239,7 +239,7 @@ public struct IIOSysfs: Sendable {
     for id in entries where id.hasPrefix("iio:device") {
       do {
         if let d = try device(id: id) { found.append(d) }
-      } catch where error.isDeviceGone {
+      } catch  where error.isDeviceGone {
         continue  // vanished while we looked
       }
     }

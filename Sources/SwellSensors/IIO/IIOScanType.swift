@@ -175,7 +175,8 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
     switch kind {
     case .float:
       let w = word(bytes, at: offset + element * storageBytes)
-      return storageBits == 32 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: w)))
+      return storageBits == 32
+        ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: w)))
         : Double(bitPattern: w)
     case .unsigned where bits == 64:
       return Double(word(bytes, at: offset + element * storageBytes) >> UInt64(shift))
@@ -188,8 +189,8 @@ public struct IIOScanType: Hashable, Sendable, CustomStringConvertible {
 extension StringProtocol {
   /// The string without leading and trailing spaces, tabs and newlines.
   func trimmingWhitespace() -> String {
-    let ws: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-    guard let first = firstIndex(where: { !ws($0) }), let last = lastIndex(where: { !ws($0) })
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
     else { return "" }
     return String(self[first...last])
   }

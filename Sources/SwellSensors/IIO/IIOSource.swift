@@ -34,6 +34,10 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
   public var bufferLength: Int = 128
   /// How often a lost device is looked for, seconds on the source's clock.
   public var reconnectInterval: Double = 0.5
+  /// In `.automatic` mode, how long to wait for the first buffered scan before falling back to
+  /// polling (a device whose trigger is not set never delivers scans), seconds on the source's
+  /// clock.
+  public var firstScanTimeout: Double = 2
 
   /// Creates the default configuration.
   public init() {}
@@ -100,7 +104,8 @@ public final class IIOSource: MotionSource {
   init(configuration: IIOSourceConfiguration, clock: SourceClock, sysfs: IIOSysfs) throws(IIOError)
   {
     let devices = try sysfs.devices()
-    var parts = try IIOSource.select(from: devices, named: configuration.deviceName, root: sysfs.root)
+    var parts = try IIOSource.select(
+      from: devices, named: configuration.deviceName, root: sysfs.root)
     if let hz = configuration.samplingFrequency {
       for i in parts.indices {
         try sysfs.setSamplingFrequency(hz, of: parts[i].device)
@@ -194,7 +199,7 @@ private actor Core {
   private enum Phase {
     case idle
     case polled(period: Double, nextTick: Double)
-    case buffered([IIOBufferStream], EventQueue<IIOReading>)
+    case buffered([IIOBufferStream], EventQueue<IIOReading>, waitingForFirst: Bool)
     case lost(reason: String)
   }
 
@@ -227,13 +232,13 @@ private actor Core {
   }
 
   deinit {
-    if case .buffered(let streams, _) = phase {
+    if case .buffered(let streams, _, _) = phase {
       for s in streams { s.stop() }
     }
   }
 
   func stopStreams() {
-    if case .buffered(let streams, _) = phase {
+    if case .buffered(let streams, _, _) = phase {
       for s in streams { s.stop() }
     }
     phase = .idle
@@ -260,10 +265,22 @@ private actor Core {
           throw MotionSourceError("\(name): \(e.message)")
         }
         if let s = combine(reading, timestamp: now) { return .sample(s) }
-      case .buffered(_, let queue):
-        let reading: IIOReading
+      case .buffered(let streams, let queue, let waitingForFirst):
+        var reading: IIOReading
         do {
-          reading = try await queue.next()
+          if waitingForFirst && configuration.mode == .automatic {
+            guard let first = try await firstReading(queue) else {
+              for s in streams { s.stop() }
+              try startPolling(
+                reason: "no buffered scan arrived within \(configuration.firstScanTimeout) s "
+                  + "(is the device's trigger set?)")
+              continue
+            }
+            reading = first
+            phase = .buffered(streams, queue, waitingForFirst: false)
+          } else {
+            reading = try await queue.next()
+          }
         } catch let e as IIOError {
           throw lose(e.message)
         }
@@ -293,14 +310,32 @@ private actor Core {
     if configuration.mode != .polled {
       if let e = startBuffered() {
         if configuration.mode == .buffered { throw MotionSourceError("\(name): \(e.message)") }
-        report(.polled, e.message)
+        try startPolling(reason: e.message)
       } else {
         report(.buffered, nil)
-        return
       }
     } else {
-      report(.polled, nil)
+      try startPolling(reason: nil)
     }
+  }
+
+  /// Waits for the first buffered reading, or returns `nil` after the first-scan timeout.
+  private func firstReading(_ queue: EventQueue<IIOReading>) async throws -> IIOReading? {
+    let clock = self.clock
+    let deadline = clock.now() + configuration.firstScanTimeout
+    return try await withThrowingTaskGroup(of: IIOReading?.self) { group in
+      group.addTask { try await queue.next() }
+      group.addTask {
+        try await clock.sleepUntil(deadline)
+        return nil
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? nil
+    }
+  }
+
+  private func startPolling(reason: String?) throws {
+    report(.polled, reason)
     for part in parts {
       for type in part.types {
         if let c = part.device.channels(of: type).first(where: { !$0.hasRawFile }) {
@@ -336,13 +371,13 @@ private actor Core {
       for s in streams { s.stop() }
       return error
     }
-    phase = .buffered(streams, queue)
+    phase = .buffered(streams, queue, waitingForFirst: true)
     return nil
   }
 
   /// Marks the source lost and returns the transient error to throw.
   private func lose(_ why: String) -> MotionSourceError {
-    if case .buffered(let streams, _) = phase {
+    if case .buffered(let streams, _, _) = phase {
       for s in streams { s.stop() }
     }
     phase = .lost(reason: why)
@@ -399,6 +434,6 @@ enum IIOSourceTime {
   /// Nanoseconds (`in_timestamp`, an Int64) to seconds, splitting whole seconds first so large
   /// realtime values keep their precision as long as a `Double` can.
   static func seconds(_ ns: Int64) -> Double {
-    Double(ns / 1_000_000_000) + Double(ns % 1_000_000_000) * 1e-9
+    Double(ns / 1_000_000_000) + Double(ns % 1_000_000_000) / 1e9
   }
 }

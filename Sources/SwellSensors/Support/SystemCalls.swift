@@ -9,13 +9,15 @@ struct SystemCalls: Sendable {
   /// `open(2)`: a descriptor, or -1 and the error.
   var open: @Sendable (_ path: String, _ flags: Int32) -> (fd: Int32, error: Int32)
   /// `read(2)`: the byte count (0 at end of file), or -1 and the error.
-  var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (count: Int, error: Int32)
+  var read:
+    @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (count: Int, error: Int32)
   /// `write(2)`: the byte count, or -1 and the error.
   var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (count: Int, error: Int32)
   /// `close(2)`.
   var close: @Sendable (_ fd: Int32) -> Void
   /// `poll(2)` on one descriptor for input: the returned events (0 on timeout), or -1 and the error.
-  var pollInput: @Sendable (_ fd: Int32, _ timeoutMilliseconds: Int32) -> (events: Int16, error: Int32)
+  var pollInput:
+    @Sendable (_ fd: Int32, _ timeoutMilliseconds: Int32) -> (events: Int16, error: Int32)
   /// The entries of a directory (without `.` and `..`), or `nil` and the error.
   var listDirectory: @Sendable (_ path: String) -> (entries: [String]?, error: Int32)
 

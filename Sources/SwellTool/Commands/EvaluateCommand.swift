@@ -38,14 +38,28 @@ struct EvaluateCommand: ToolCommand {
     let force6D = arguments.flag("--6d", "--6D")
     let force9D = arguments.flag("--9d", "--9D")
     let truthPath = try arguments.option("--truth")
+    // Developer options of --broad (docs/fusion.md, "Robustness"): not in the help text.
+    let sensitivity = arguments.flag("--sensitivity")
+    let rate = try arguments.positiveNumber("--rate")
+    var assignments: [String] = []
+    while let a = try arguments.option("--set") { assignments.append(a) }
     let positional = arguments.positional()
     try arguments.finish()
     if broad {
       guard truthPath == nil, !force6D, !force9D else {
         throw UsageError("--broad takes no --truth, --6d or --9d")
       }
-      return try runBroad(
-        directory: positional ?? "../shared/data/broad", json: json, console: console)
+      let directory = positional ?? "../shared/data/broad"
+      if sensitivity || rate != nil || !assignments.isEmpty {
+        guard !json else { throw UsageError("--sensitivity and --rate print text only") }
+        return try runBroadDeveloper(
+          directory: directory, sensitivity: sensitivity, rate: rate,
+          settings: try settings(assignments), console: console)
+      }
+      return try runBroad(directory: directory, json: json, console: console)
+    }
+    guard !sensitivity, rate == nil, assignments.isEmpty else {
+      throw UsageError("--sensitivity, --rate and --set need --broad")
     }
     guard let estimatePath = positional else {
       throw UsageError("missing ESTIMATE.csv (or use --broad)")
@@ -129,6 +143,96 @@ struct EvaluateCommand: ToolCommand {
     if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
       console.out(
         pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+    }
+    return 0
+  }
+
+  /// Settings with `--set NAME=VALUE` applied (a numeric setting of
+  /// `BroadSensitivity.defaultParameters`, or a Boolean `estimates…`/`rejects…` flag as 0 or 1).
+  private static func settings(_ assignments: [String]) throws -> AttitudeEstimator.Settings {
+    var s = AttitudeEstimator.Settings()
+    for a in assignments {
+      let parts = a.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let v = Double(parts[1]), v.isFinite else {
+        throw UsageError("--set takes NAME=NUMBER, got \(a)")
+      }
+      if let p = BroadSensitivity.defaultParameters.first(where: { $0.name == parts[0] }) {
+        s[keyPath: p.keyPath] = v
+        continue
+      }
+      switch parts[0] {
+      case "estimatesGyroscopeScale": s.estimatesGyroscopeScale = v != 0
+      case "estimatesGyroscopeBias": s.estimatesGyroscopeBias = v != 0
+      case "estimatesMagnetometerDelay": s.estimatesMagnetometerDelay = v != 0
+      case "rejectsMagneticDisturbances": s.rejectsMagneticDisturbances = v != 0
+      default: throw UsageError("--set: unknown setting \(parts[0])")
+      }
+    }
+    return s
+  }
+
+  /// `--broad --rate HZ` (the trials resampled) and `--broad --sensitivity` (every setting
+  /// scaled by 0.8 and 1.2 in turn; the spread of the total RMSE per trial and category).
+  private static func runBroadDeveloper(
+    directory: String, sensitivity: Bool, rate: Double?, settings: AttitudeEstimator.Settings,
+    console: Console
+  ) throws -> Int32 {
+    var trials = try BroadEvaluation.loadTrials(directory: URL(fileURLWithPath: directory))
+    if let rate { trials = trials.map { $0.resampled(rate: rate) } }
+    let f2 = { (v: Double) in String(format: "%.2f", v) }
+    let triple = { (e: OrientationRMSE) in
+      "\(f2(e.totalDegrees)) / \(f2(e.headingDegrees)) / \(f2(e.inclinationDegrees))"
+    }
+    if !sensitivity {
+      let eval = BroadEvaluation(fusing: trials, settings: settings)
+      console.out("RMSE in degrees at \(f2(rate ?? 0)) Hz, total / heading / inclination\n")
+      console.out(pad("trial", 42) + pad("9D", 22) + "6D (heading aligned)\n")
+      for t in eval.trials {
+        console.out(pad(t.name, 42) + pad(triple(t.nineD), 22) + triple(t.sixD) + "\n")
+      }
+      for c in BroadCategory.allCases {
+        if let m9 = eval.mean(category: c, mode: .nineD),
+          let m6 = eval.mean(category: c, mode: .sixD)
+        {
+          console.out(pad("category " + c.rawValue, 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+        }
+      }
+      if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
+        console.out(pad("mean", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+      }
+      return 0
+    }
+    let result = BroadSensitivity(trials: trials, settings: settings) { done, total in
+      if console.isInteractive {
+        console.err("\rrun \(done)/\(total)")
+        if done == total { console.err("\r\u{1B}[K") }
+      }
+    }
+    let row = { (name: String, s: BroadSensitivity.Spread) in
+      pad(name, 42) + pad(f2(s.base), 7) + pad(f2(s.minimum), 7) + pad(f2(s.maximum), 7)
+        + pad(f2(s.range), 7) + s.worstVariant + "\n"
+    }
+    for mode in [AttitudeEstimator.Mode.nineD, .sixD] {
+      console.out(
+        "\(mode == .nineD ? "9D" : "6D") total RMSE (deg) with each setting scaled by 0.8 and 1.2\n"
+      )
+      console.out(pad("", 42) + "base   min    max    range  worst\n")
+      for i in result.base.trials.indices {
+        console.out(row(result.base.trials[i].name, result.spread(trial: i, mode: mode)))
+      }
+      for c in BroadCategory.allCases {
+        if let s = result.spread(category: c, mode: mode) {
+          console.out(row("category " + c.rawValue, s))
+        }
+      }
+      if let s = result.spread(category: nil, mode: mode) { console.out(row("mean", s)) }
+      let worst = result.base.trials.indices.map { result.spread(trial: $0, mode: mode) }
+      let maxRange = worst.map(\.range).max() ?? 0
+      let meanRange = worst.map(\.range).reduce(0, +) / Double(max(worst.count, 1))
+      console.out(
+        "largest per-trial range \(f2(maxRange)), mean per-trial range \(f2(meanRange)), "
+          + "mean of per-trial worst \(f2(worst.map(\.maximum).reduce(0, +) / Double(max(worst.count, 1))))\n\n"
+      )
     }
     return 0
   }

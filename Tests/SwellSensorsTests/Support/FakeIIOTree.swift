@@ -11,8 +11,10 @@ final class FakeIIOTree {
     var template = Array((NSTemporaryDirectory() + "/swell-iio-XXXXXX").utf8CString)
     guard let p = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
     root = String(cString: p)
-    try FileManager.default.createDirectory(atPath: root + "/sys", withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: root + "/sys", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: root + "/dev", withIntermediateDirectories: true)
   }
 
   deinit { try? FileManager.default.removeItem(atPath: root) }
