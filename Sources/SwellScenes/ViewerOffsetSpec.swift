@@ -97,6 +97,11 @@ public struct ViewerOffsetSpec: Codable, Sendable, Hashable {
     do {
       configuration = try JSONDecoder().decode(
         ViewerOffsetEngine.Configuration.self, from: try JSONEncoder().encode(merged))
+    } catch DecodingError.dataCorrupted(let ctx) {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: c.codingPath + ctx.codingPath,
+          debugDescription: SceneFile.plainReason(ctx.debugDescription)))
     } catch {
       throw DecodingError.dataCorrupted(
         .init(codingPath: c.codingPath, debugDescription: "not a valid configuration (\(error))"))
