@@ -93,6 +93,11 @@ public struct ViewerOffsetSpec: Codable, Sendable, Hashable {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: c, debugDescription: "must be finite")
       }
+      // Every numeric setting is a threshold, a rate, a time or a factor: none is negative.
+      if case .number(let d) = value, d < 0 {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: c, debugDescription: "must be 0 or more")
+      }
     }
     do {
       configuration = try JSONDecoder().decode(
