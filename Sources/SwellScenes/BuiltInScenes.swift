@@ -15,7 +15,7 @@ public enum BuiltInScenes {
     factories.first { $0.name == name }?.make(options)
   }
 
-  /// The scene file of a built-in scene, for the scenes defined as one (`waterwave`).
+  /// The scene file of a built-in scene, for the scenes defined as one (`waterwave`, `homescreen`).
   ///
   /// - Parameter name: The scene's name.
   /// - Returns: The description, or `nil` for an unknown name or a scene built in code.
@@ -27,12 +27,20 @@ public enum BuiltInScenes {
   public static var fileNames: [String] { files.map(\.name) }
 
   private static let files: [(name: String, file: @Sendable () -> SceneFile)] = [
-    ("waterwave", { SceneFile.waterwave })
+    ("waterwave", { SceneFile.waterwave }),
+    ("homescreen", { SceneFile.homescreen }),
   ]
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
     ("waterwave", { FileScene(file: .waterwave, options: $0) }),
-    ("homescreen", { HomeScreenScene(options: $0) }),
+    (
+      "homescreen",
+      {
+        FileScene(
+          file: .homescreen(width: $0.width ?? 390, height: $0.height ?? 844, scale: $0.scale ?? 3),
+          options: $0)
+      }
+    ),
   ]
 }
 

@@ -169,7 +169,8 @@ public enum SVGPathData {
       path.line(to: p2)
       return
     }
-    let pieces = max(1, Int((abs(delta) / (.pi / 2) - 1e-9).rounded(.up)))
+    // A piece a hair over 90° (rounding in a half circle) is not worth a third piece.
+    let pieces = max(1, Int((abs(delta) / (.pi / 2) - 1e-6).rounded(.up)))
     let step = delta / Double(pieces)
     let k = 4.0 / 3 * tan(step / 4)
     func onEllipse(_ u: Double, _ v: Double) -> Point {
