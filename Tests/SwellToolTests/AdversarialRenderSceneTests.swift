@@ -139,7 +139,8 @@ private let mistakes: [SceneMistake] = [
   mistake("layers[2].sublayers[1].shape.cornerRadius", .number(-1)),
   mistake("layers[2].sublayers[2].fillRule", .string("oddEven")),
   mistake("layers[2].sublayers[3].shape.d", .string("M 0 0 L 4")),
-  mistake("layers[2].sublayers[3].shape.d", .string("M 0 0 A 1 1 0 0 0 5 5")),
+  mistake("layers[2].sublayers[3].shape.d", .string("M 0 0 S 1 1 5 5")),
+  mistake("layers[2].sublayers[3].shape.d", .string("M 0 0 A 1 1 0 2 0 5 5")),
   mistake("layers[2].sublayers[3].shape.d", .string("L 1 1")),
   mistake("layers[2].sublayers[3].lineWidth", .number(-2)),
   mistake("layers[2].sublayers[3].stroke", .string("#12345")),
@@ -359,14 +360,20 @@ struct AdversarialRenderSceneTests {
     let angle = Int.random(in: 5...80, using: &rng)
     let side = Bool.random(using: &rng) ? "left" : "right"
     let time = Double(Int.random(in: 1...12, using: &rng)) / 10
-    let args = [
-      "--script", "tilt \(angle)deg \(side) over 0.4s; shake x 3Hz 3rad/s for 0.5s",
-      "--time", "\(time)", "--size", "90x180@1",
-    ]
+    let size = ["--size", "90x180@1"]
+    let args =
+      [
+        "--script", "tilt \(angle)deg \(side) over 0.4s; shake x 3Hz 3rad/s for 0.5s",
+        "--time", "\(time)",
+      ] + size
+    // A built-in scene lays itself out for the canvas (homescreen's grid and stars), so the
+    // file rendered at another size is printed for that size.
+    let sized = folder.appendingPathComponent("\(name)-sized.json").path
+    #expect(try runSwell(["scene", "print", name, "-o", sized] + size).status == 0)
     let a = folder.appendingPathComponent("builtin.png").path
     let b = folder.appendingPathComponent("file.png").path
     #expect(try runSwell(["render", name, "-o", a] + args).status == 0)
-    #expect(try runSwell(["render", file, "-o", b] + args).status == 0)
+    #expect(try runSwell(["render", sized, "-o", b] + args).status == 0)
     let x = try Data(contentsOf: URL(fileURLWithPath: a))
     let y = try Data(contentsOf: URL(fileURLWithPath: b))
     #expect(x == y, "seed \(seed): \(args)")
