@@ -220,3 +220,47 @@ enum HomeScreen {
     }
   }
 }
+
+/// The home screen's geometry: a 4-column icon grid, page dots and the dock, scaled to the
+/// canvas width (laid out for 390 points).
+struct HomeScreenLayout {
+  let columns = 4
+  let rows = 6
+  let gridFrames: [Rect]
+  let pageDotFrames: [Rect]
+  let dockFrame: Rect
+  let dockIconFrames: [Rect]
+
+  init(size: Size) {
+    let k = size.width / 390
+    let icon = 60 * k
+    let gap = (size.width - Double(columns) * icon) / Double(columns + 1)
+    var grid: [Rect] = []
+    for r in 0..<rows {
+      for c in 0..<columns {
+        grid.append(
+          Rect(
+            x: gap + Double(c) * (icon + gap), y: 72 * k + Double(r) * 92 * k, width: icon,
+            height: icon))
+      }
+    }
+    gridFrames = grid
+    let dockHeight = 96 * k
+    let dock = Rect(
+      x: 12 * k, y: size.height - dockHeight - 14 * k, width: size.width - 24 * k,
+      height: dockHeight)
+    dockFrame = dock
+    let dot = 7 * k
+    pageDotFrames = (0..<3).map { i in
+      Rect(
+        x: size.width / 2 + (Double(i) - 1.5) * 2 * dot + dot / 2, y: dock.minY - 26 * k,
+        width: dot, height: dot)
+    }
+    let inner = (dock.width - 4 * icon) / 5
+    dockIconFrames = (0..<4).map { i in
+      Rect(
+        x: inner + Double(i) * (icon + inner), y: (dockHeight - icon) / 2, width: icon,
+        height: icon)
+    }
+  }
+}
