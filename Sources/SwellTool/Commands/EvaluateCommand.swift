@@ -41,8 +41,7 @@ struct EvaluateCommand: ToolCommand {
     // Developer options of --broad (docs/fusion.md, "Robustness"): not in the help text.
     let sensitivity = arguments.flag("--sensitivity")
     let rate = try arguments.positiveNumber("--rate")
-    var assignments: [String] = []
-    while let a = try arguments.option("--set") { assignments.append(a) }
+    let assignments = try arguments.repeatedOption("--set")
     let positional = arguments.positional()
     try arguments.finish()
     if broad {
