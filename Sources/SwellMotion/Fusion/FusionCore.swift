@@ -52,6 +52,25 @@ struct FusionCore: Sendable {
   @usableFromInline let magDelayPrior: Double
   @usableFromInline let magDelayRefTau: Double
   @usableFromInline let magDelaySumTau: Double
+  @usableFromInline let leverEstimate: Bool
+  @usableFromInline let leverTau: Double
+  @usableFromInline let leverPrior: Double
+  @usableFromInline let leverLimit: Double
+  /// Time constant of the first-order smoothing of the rate whose differences give α, seconds.
+  @usableFromInline let leverRateTau: Double
+  @usableFromInline var kLever = 0.0
+  /// Lever arm r (metres, device frame) and the exponential sums of MᵀM and Mᵀe of its
+  /// regression e = M r, M = [ω]ײ + [α]×.
+  @usableFromInline var leverX = 0.0
+  @usableFromInline var leverY = 0.0
+  @usableFromInline var leverZ = 0.0
+  @usableFromInline var leverA = InlineArray<6, Double>(repeating: 0)
+  @usableFromInline var leverB = InlineArray<3, Double>(repeating: 0)
+  /// The smoothed corrected rate of the previous sample (rad/s, device frame), for α.
+  @usableFromInline var lastWx = 0.0
+  @usableFromInline var lastWy = 0.0
+  @usableFromInline var lastWz = 0.0
+  @usableFromInline var hasLastW = false
   @usableFromInline var kMagDelayRef = 0.0
   @usableFromInline var kMagDelaySum = 0.0
   @usableFromInline var magDelay = 0.0
@@ -158,6 +177,11 @@ struct FusionCore: Sendable {
     magDelayPrior = 4000
     magDelayRefTau = 2
     magDelaySumTau = 100
+    leverEstimate = s.estimatesLeverArm
+    leverTau = max(s.leverArmTimeConstant, 1e-3)
+    leverPrior = max(pow(s.leverArmMinimumRate, 4), 1e-9)
+    leverLimit = 0.5
+    leverRateTau = 0.01
     estimateScale = s.estimatesGyroscopeScale && s.estimatesGyroscopeBias
     let sS = max(s.scaleInitialSigma, 1e-9)
     scaleP0 = sS * sS
@@ -183,6 +207,7 @@ struct FusionCore: Sendable {
     kMagRef = 1 - exp(-dt / magRefTau)
     kMagDelayRef = 1 - exp(-dt / magDelayRefTau)
     kMagDelaySum = 1 - exp(-dt / magDelaySumTau)
+    kLever = 1 - exp(-dt / leverTau)
     biasV = biasDriftVariancePerSecond * dt
     scaleV = scaleDriftVariancePerSecond * dt
     // Measurement variances such that continuous updates keep the posterior variance at σ²
@@ -264,8 +289,14 @@ struct FusionCore: Sendable {
     let accValid =
       abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && (ax * ax + ay * ay + az * az) > 1e-6
     if accValid {
+      var fx = ax
+      var fy = ay
+      var fz = az
+      if leverEstimate && dt > 0 {
+        (fx, fy, fz) = leverArmStep(dt: dt, wx: wx, wy: wy, wz: wz, ax: ax, ay: ay, az: az)
+      }
       // Low-pass filter the accelerometer in the almost-inertial frame I.
-      let aI = gyroQuaternion.rotate(Vector3(ax, ay, az))
+      let aI = gyroQuaternion.rotate(Vector3(fx, fy, fz))
       let (lx, ly, lz) = accLowPass.step(
         aI.x, aI.y, aI.z, dt: dt, timeConstant: accTau, accCoefficients)
       var aE = inclinationQuaternion.rotate(Vector3(lx, ly, lz))
@@ -331,6 +362,95 @@ struct FusionCore: Sendable {
         gyroNorm2: gyroNorm2)
     }
     return true
+  }
+
+  // MARK: Lever arm
+
+  /// Updates the lever-arm regression with one sample and returns the accelerometer reading
+  /// with the centripetal and tangential accelerations of the current estimate removed.
+  @usableFromInline
+  mutating func leverArmStep(
+    dt: Double, wx: Double, wy: Double, wz: Double, ax: Double, ay: Double, az: Double
+  ) -> (Double, Double, Double) {
+    var alx = 0.0
+    var aly = 0.0
+    var alz = 0.0
+    // α from a lightly smoothed rate (raw differences are mostly noise at high rates).
+    let ka = min(1, dt / leverRateTau)
+    if hasLastW {
+      let sx = lastWx + ka * (wx - lastWx)
+      let sy = lastWy + ka * (wy - lastWy)
+      let sz = lastWz + ka * (wz - lastWz)
+      let idt = 1 / dt
+      alx = (sx - lastWx) * idt
+      aly = (sy - lastWy) * idt
+      alz = (sz - lastWz) * idt
+      lastWx = sx
+      lastWy = sy
+      lastWz = sz
+    } else {
+      lastWx = wx
+      lastWy = wy
+      lastWz = wz
+    }
+    hasLastW = true
+    // M = ωωᵀ − |ω|² I + [α]×, so that M r = ω × (ω × r) + α × r.
+    let w2 = wx * wx + wy * wy + wz * wz
+    let m00 = wx * wx - w2
+    let m11 = wy * wy - w2
+    let m22 = wz * wz - w2
+    let m01 = wx * wy - alz
+    let m10 = wx * wy + alz
+    let m02 = wx * wz + aly
+    let m20 = wx * wz - aly
+    let m12 = wy * wz - alx
+    let m21 = wy * wz + alx
+    if hasInclination {
+      // Residual of the accelerometer against gravity seen through the current attitude.
+      let q = attitude6D
+      let g = standardGravity
+      let ex = ax - g * 2 * (q.x * q.z - q.w * q.y)
+      let ey = ay - g * 2 * (q.y * q.z + q.w * q.x)
+      let ez = az - g * (1 - 2 * (q.x * q.x + q.y * q.y))
+      let k = kLever
+      leverA[0] += k * (m00 * m00 + m10 * m10 + m20 * m20 - leverA[0])
+      leverA[1] += k * (m00 * m01 + m10 * m11 + m20 * m21 - leverA[1])
+      leverA[2] += k * (m00 * m02 + m10 * m12 + m20 * m22 - leverA[2])
+      leverA[3] += k * (m01 * m01 + m11 * m11 + m21 * m21 - leverA[3])
+      leverA[4] += k * (m01 * m02 + m11 * m12 + m21 * m22 - leverA[4])
+      leverA[5] += k * (m02 * m02 + m12 * m12 + m22 * m22 - leverA[5])
+      leverB[0] += k * (m00 * ex + m10 * ey + m20 * ez - leverB[0])
+      leverB[1] += k * (m01 * ex + m11 * ey + m21 * ez - leverB[1])
+      leverB[2] += k * (m02 * ex + m12 * ey + m22 * ez - leverB[2])
+      // Solve (A + λI) r = B by cofactors (A + λI is symmetric positive definite).
+      let s00 = leverA[0] + leverPrior
+      let s11 = leverA[3] + leverPrior
+      let s22 = leverA[5] + leverPrior
+      let s01 = leverA[1]
+      let s02 = leverA[2]
+      let s12 = leverA[4]
+      let c00 = s11 * s22 - s12 * s12
+      let c01 = s02 * s12 - s01 * s22
+      let c02 = s01 * s12 - s02 * s11
+      let c11 = s00 * s22 - s02 * s02
+      let c12 = s01 * s02 - s00 * s12
+      let c22 = s00 * s11 - s01 * s01
+      let det = s00 * c00 + s01 * c01 + s02 * c02
+      if det > 0 && det.isFinite {
+        let id = 1 / det
+        let b0 = leverB[0]
+        let b1 = leverB[1]
+        let b2 = leverB[2]
+        leverX = max(-leverLimit, min(leverLimit, (c00 * b0 + c01 * b1 + c02 * b2) * id))
+        leverY = max(-leverLimit, min(leverLimit, (c01 * b0 + c11 * b1 + c12 * b2) * id))
+        leverZ = max(-leverLimit, min(leverLimit, (c02 * b0 + c12 * b1 + c22 * b2) * id))
+      }
+    }
+    return (
+      ax - (m00 * leverX + m01 * leverY + m02 * leverZ),
+      ay - (m10 * leverX + m11 * leverY + m12 * leverZ),
+      az - (m20 * leverX + m21 * leverY + m22 * leverZ)
+    )
   }
 
   // MARK: Gyroscope bias
