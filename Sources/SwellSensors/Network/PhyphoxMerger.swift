@@ -43,9 +43,9 @@ struct PhyphoxMerger: Sendable {
   /// Adds new readings, each stream in increasing time.
   ///
   /// - Parameters:
-  ///   - accelerometer: Specific force readings, m/s².
-  ///   - gyroscope: Angular velocity readings, rad/s.
-  ///   - magnetometer: Magnetic field readings, µT.
+  ///   - a: Accelerometer readings (specific force, m/s²).
+  ///   - g: Gyroscope readings (angular velocity, rad/s).
+  ///   - m: Magnetometer readings (µT).
   mutating func append(
     accelerometer a: [TimedVector], gyroscope g: [TimedVector], magnetometer m: [TimedVector]
   ) {
