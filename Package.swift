@@ -68,7 +68,8 @@ let package = Package(
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"]),
+      name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"],
+      exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

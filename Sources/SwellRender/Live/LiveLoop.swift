@@ -197,9 +197,11 @@ public final class LiveLoop {
           link.isPaused = isPaused
           if isPaused {
             pauseStart = display.now()
+            onMessage("paused at \(LiveLoop.seconds(lastSceneTime - options.startTime + interval))")
           } else {
             pausedTotal += display.now() - pauseStart
             statistics.resetInterval()
+            onMessage("resumed")
           }
         case .key(.character("s")):
           screenshotPending = true
@@ -282,6 +284,8 @@ public final class LiveLoop {
       if let limit = options.frameLimit, renderedFrames >= limit { return }
     }
   }
+
+  private static func seconds(_ t: Double) -> String { String(format: "%.3f s", t) }
 
   private func makeCanvas() throws -> LiveCanvas {
     let size = display.frameSize

@@ -80,9 +80,13 @@ public final class LiveWindow {
   ///   - width: The drawable width, pixels, positive.
   ///   - height: The drawable height, pixels, positive.
   ///   - vsync: Whether presents wait for vertical sync (default true).
+  ///   - fitToDisplay: Shrink the window (keeping its aspect) when it is larger than the
+  ///     display's usable area (default true).
   /// - Throws: ``LiveWindowError`` when there is no usable display or SDL fails; the message
   ///   suggests `--terminal` when no display is present.
-  public init(title: String, width: Int, height: Int, vsync: Bool = true) throws(LiveWindowError) {
+  public init(
+    title: String, width: Int, height: Int, vsync: Bool = true, fitToDisplay: Bool = true
+  ) throws(LiveWindowError) {
     if let problem = LiveWindow.displayProblem() { throw LiveWindowError(problem) }
     SDL_SetMainReady()
     LiveWindow.preferWindowSystem()
@@ -93,8 +97,14 @@ public final class LiveWindow {
         "no usable display (SDL: \(LiveWindow.sdlError())); use --terminal to show it in this "
           + "terminal")
     }
-    let w = Int32(clamping: max(1, width))
-    let h = Int32(clamping: max(1, height))
+    var fit = 1.0
+    var bounds = SDL_Rect()
+    if fitToDisplay && SDL_GetDisplayUsableBounds(0, &bounds) == 0 && bounds.w > 0 && bounds.h > 0 {
+      fit = min(
+        1, Double(bounds.w) / Double(max(1, width)), Double(bounds.h) / Double(max(1, height)))
+    }
+    let w = Int32(clamping: max(1, Int((Double(width) * fit).rounded(.down))))
+    let h = Int32(clamping: max(1, Int((Double(height) * fit).rounded(.down))))
     let undefinedPosition: Int32 = 0x1FFF_0000  // SDL_WINDOWPOS_UNDEFINED
     guard
       let win = SDL_CreateWindow(

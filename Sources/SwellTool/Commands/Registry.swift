@@ -3,6 +3,7 @@
 let registeredCommands: [any ToolCommand.Type] = [
   DemoCommand.self,
   RenderCommand.self,
+  LiveCommand.self,
   TraceCommand.self,
   SceneCommand.self,
   FuseCommand.self,

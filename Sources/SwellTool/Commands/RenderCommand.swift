@@ -30,7 +30,7 @@ struct RenderCommand: ToolCommand {
                              .gif .webp .apng, or a numbered pattern such as frames/%05d.png
                              (default SCENE.mp4)
       --duration S           seconds to render (default: the motion's span; 5 s without motion)
-      --fps N                frames per second (default 60)
+      --fps N                frames per second (default 60; GIF: default and limit 50)
       --size WxH[@S]         canvas size in points and pixels per point (default: the scene's)
       --time T               render one frame, at T seconds after the first motion sample
                              (PNG and SVG hold one frame: without --time they show the last
@@ -52,7 +52,7 @@ struct RenderCommand: ToolCommand {
     let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
     let output = try arguments.option("--out", "-o")
     let duration = try arguments.number("--duration", in: 0...1e6)
-    let fps = try arguments.positiveNumber("--fps") ?? 60
+    let requestedFPS = try arguments.positiveNumber("--fps")
     let sizeSpec = try arguments.option("--size")
     let time = try arguments.number("--time", in: 0...1e6)
     let responseName = try arguments.option("--response")
@@ -75,11 +75,14 @@ struct RenderCommand: ToolCommand {
       }
       options.waterResponse = r
     }
-    guard fps <= 1000 else { throw UsageError("--fps must be at most 1000, got \(fps)") }
+    if let f = requestedFPS, f > 1000 {
+      throw UsageError("--fps must be at most 1000, got \(f)")
+    }
     let motion = try MotionInput.load(
       motionPath: motionPath, script: scriptText, rate: motionRate)
     let scene = try SceneLoader.load(sceneName, options: options)
     let out = output ?? "\(scene.name).mp4"
+    let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out)
     var job = SceneExportJob(
       scene: scene, motion: motion.samples, framesPerSecond: fps,
       duration: duration ?? motion.span, output: out)

@@ -1,0 +1,182 @@
+import Foundation
+import SwellGeometry
+import SwellLayers
+import SwellMotion
+import SwellRender
+import SwellScenes
+import Testing
+
+@testable import SwellTool
+
+/// Paths and a runner for the built `swell` binary.
+enum LiveTool {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+  static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  static var binary: URL {
+    get throws {
+      let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      for candidate in [
+        bundle.appendingPathComponent("swell"),
+        bundle.deletingLastPathComponent().appendingPathComponent("swell"),
+        package.appendingPathComponent(".build/debug/swell"),
+      ]
+      where FileManager.default.isExecutableFile(atPath: candidate.path) {
+        return candidate
+      }
+      throw ToolError("the swell binary is not built (swift build)")
+    }
+  }
+
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// Runs `swell` with arguments; `environment` changes are applied to this process's.
+  static func run(
+    _ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil,
+    whileRunning: ((Process) throws -> Void)? = nil
+  ) throws -> Result {
+    let p = Process()
+    p.executableURL = try binary
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    if let directory { p.currentDirectoryURL = directory }
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    try whileRunning?(p)
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return Result(
+      status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+      stderr: String(decoding: e, as: UTF8.self))
+  }
+
+  /// The `--stats` line: the last line of standard output, as JSON.
+  static func stats(_ stdout: String) throws -> [String: Double] {
+    let last = try #require(stdout.split(separator: "\n").last)
+    let object = try JSONSerialization.jsonObject(with: Data(last.utf8))
+    let dict = try #require(object as? [String: Any])
+    var out: [String: Double] = [:]
+    for (k, v) in dict { out[k] = (v as? NSNumber)?.doubleValue }
+    return out
+  }
+}
+
+/// A scene that records what the live content feeds it and whose background shows the roll.
+private final class ProbeScene: Scene {
+  var name: String { "probe" }
+  var size: Size { Size(width: 32, height: 16) }
+  var scale: Double { 1 }
+  var background = Color(red: 0, green: 0, blue: 0)
+  let root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: 32, height: 16))
+  var traceKeys: [String] { [] }
+  var motions: [DeviceMotion] = []
+  var frames: [DisplayLinkFrame] = []
+
+  func receive(_ motion: DeviceMotion) { motions.append(motion) }
+  func advance(to frame: DisplayLinkFrame) { frames.append(frame) }
+  func traceValue(_ key: String, at time: Double) -> Double? { nil }
+}
+
+@Suite("swell live: motion feeds and scene content")
+struct LiveContentTests {
+  @Test("keyboard arrows tilt the fed motion; samples never run ahead of the frame")
+  func keyboardFeed() throws {
+    let scene = ProbeScene()
+    let feed = TiltFeed(kind: .keyboard)
+    let content = LiveSceneContent(scene: scene, feed: feed)
+    let canvas = try LiveCanvas(width: 32, height: 16)
+    var link = DisplayLink(preferredFramesPerSecond: 60)
+    for i in 0..<60 {
+      let step = link.step()
+      let frame = try #require(step)
+      if i == 10 {
+        for _ in 0..<3 { content.handle(.key(.right), at: frame.timestamp) }
+      }
+      try content.render(frame, into: canvas)
+    }
+    #expect(scene.frames.count == 60)
+    #expect(scene.motions.count == 60)
+    for (m, f) in zip(scene.motions, scene.frames) { #expect(m.timestamp <= f.targetTimestamp) }
+    let last = try #require(scene.motions.last)
+    // Three 5° steps, settled within 0.8 s to within 1 %.
+    #expect(abs(last.attitude.roll - 15 * .pi / 180) < 0.01 * 15 * .pi / 180)
+    #expect(scene.motions[5].attitude.roll == 0)
+    #expect(canvas.pixel(x: 3, y: 3) == 0xFF00_0000)
+  }
+
+  @Test("mouse: the pointer at the right edge rolls to the maximum angle")
+  func mouseFeed() throws {
+    let scene = ProbeScene()
+    let content = LiveSceneContent(scene: scene, feed: TiltFeed(kind: .mouse))
+    let canvas = try LiveCanvas(width: 32, height: 16)
+    content.handle(.pointer(x: 1, y: 0.5), at: 0)
+    content.handle(.key(.left), at: 0)
+    try content.render(DisplayLinkFrame(index: 0, timestamp: 1.9, targetTimestamp: 2), into: canvas)
+    let m = try #require(scene.motions.last)
+    #expect(abs(m.attitude.roll - .pi / 4) < 1e-6)
+  }
+
+  @Test("a recording is replayed on its own time line, every sample once and in time")
+  func recordingFeed() throws {
+    let made = try LiveCommand.makeFeed(
+      LiveTool.fixtures.appendingPathComponent("live-roll.csv").path)
+    let feed = try #require(made as? RecordingFeed)
+    #expect(feed.startTime == 10)
+    #expect(feed.motions.count == 400)
+    var delivered: [DeviceMotion] = []
+    for i in 0...250 {
+      let t = 10 + Double(i) / 60
+      let batch = feed.samples(upTo: t)
+      for m in batch { #expect(m.timestamp <= t + 1e-9) }
+      delivered += batch
+    }
+    #expect(delivered.count == 400)
+    #expect(delivered == feed.motions)
+  }
+
+  static let header =
+    "time,attitude.w,attitude.x,attitude.y,attitude.z,gravity.x,gravity.y,gravity.z,"
+    + "userAcceleration.x,userAcceleration.y,userAcceleration.z,"
+    + "rotationRate.x,rotationRate.y,rotationRate.z\n"
+  static let badRecordings: [(String, String)] = [
+    (header + "1,1,0,0,0,0,0,-1,0,0,0,0,0,x\n", ":2: column 'rotationRate.z'"),
+    (header + "1,1,0,0,0,0,0,-1,0,0,0,0,0,0\n1,1,0,0,0,0,0,-1,0,0,0,0,0,0\n", ":3:"),
+  ]
+
+  @Test("bad recordings: one line naming the file and line", arguments: badRecordings)
+  func badRecording(text: String, expected: String) throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swell-live-bad-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).csv")
+    try Data(text.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    #expect {
+      _ = try LiveCommand.makeFeed(url.path)
+    } throws: { error in
+      let message = "\(error)"
+      return message.contains(url.lastPathComponent) && message.contains(expected)
+        && !message.contains("\n")
+    }
+  }
+
+  @Test("script motion: samples from the script generator, starting at 0")
+  func scriptFeed() throws {
+    let feed = try #require(
+      try LiveCommand.makeFeed("script:hold 0.5s; tilt 30deg right over 0.5s") as? RecordingFeed)
+    #expect(feed.startTime == 0)
+    #expect(feed.motions.count >= 100)
+    let last = try #require(feed.motions.last)
+    #expect(abs(last.timestamp - 1) < 0.02)
+  }
+}

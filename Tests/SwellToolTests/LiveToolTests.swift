@@ -1,0 +1,212 @@
+import Foundation
+import SwellRender
+import Testing
+
+/// Runs a helper program (xdotool, tmux) with `posix_spawnp` and `waitpid` and returns its
+/// standard output. The output goes through a file, not a pipe: a tmux server started by
+/// `new-session` would inherit a pipe and keep it open.
+@discardableResult
+private func tool(_ name: String, _ arguments: [String]) throws -> String {
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swell-live-tool-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+  ).path
+  defer { unlink(file) }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let argv = ([name] + arguments).map { strdup($0) } + [nil]
+  defer { for a in argv { free(a) } }
+  var pid: pid_t = 0
+  let rc = posix_spawnp(&pid, name, &actions, nil, argv, environ)
+  guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .ENOENT) }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`.
+private func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+  let deadline = Date().addingTimeInterval(seconds)
+  while Date() < deadline {
+    if try condition() { return true }
+    usleep(20_000)
+  }
+  return try condition()
+}
+
+private func temporaryFolder() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swell-live-tool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+@Suite("swell live: the binary in a window (needs DISPLAY, as CI's xvfb-run gives)")
+struct LiveWindowToolTests {
+  let scene = LiveTool.fixtures.appendingPathComponent("live-plain.json").path
+  let recording = LiveTool.fixtures.appendingPathComponent("live-roll.csv").path
+
+  @Test("waterwave --frames 600 --stats: 600 frames at about 60 Hz, the stats line last")
+  func stats() throws {
+    let r = try LiveTool.run([
+      "live", "waterwave", "--motion", recording, "--size", "390x844@1", "--frames", "600",
+      "--stats",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let s = try LiveTool.stats(r.stdout)
+    #expect(s["frames"] == 600)
+    #expect(s["fps_target"] == 60)
+    // Dropped frames are reported, not asserted to be zero: the machine is shared.
+    let dropped = try #require(s["dropped"])
+    #expect(dropped >= 0 && dropped < 600)
+    let median = try #require(s["interval_ms_median"])
+    #expect((14...20).contains(median), "\(r.stdout)")
+    #expect(try #require(s["interval_ms_p99"]) >= median)
+  }
+
+  @Test("a live screenshot at T has the pixels of `swell render --time T`")
+  func screenshotMatchesOfflineRender() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let live = folder.appendingPathComponent("live.png").path
+    let offline = folder.appendingPathComponent("offline.png").path
+    let r = try LiveTool.run([
+      "live", "waterwave", "--motion", recording, "--size", "195x422@1", "--screenshot-at", "1.5",
+      "--screenshot", live, "--frames", "110",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("screenshot: \(live)"))
+    let o = try LiveTool.run([
+      "render", "waterwave", "--motion", recording, "--size", "195x422@1", "--time", "1.5", "-o",
+      offline,
+    ])
+    #expect(o.status == 0, "\(o.stderr)")
+    let a = try ImageSurface.load(contentsOfPNGFile: live)
+    let b = try ImageSurface.load(contentsOfPNGFile: offline)
+    #expect(a.pixelWidth == 195 && a.pixelHeight == 422)
+    #expect(b.pixelWidth == 195 && b.pixelHeight == 422)
+    var differing = 0
+    for y in 0..<422 {
+      for x in 0..<195 where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { differing += 1 }
+    }
+    #expect(differing == 0)
+    // The frame is not blank: water and sky differ.
+    #expect(a.pixel(x: 97, y: 5) != a.pixel(x: 97, y: 415))
+  }
+
+  @Test("no display: a one-line error suggesting --terminal, exit status 1")
+  func noDisplay() throws {
+    let r = try LiveTool.run(
+      ["live", scene, "--frames", "3"],
+      environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("swell live: no display"))
+    #expect(r.stderr.contains("--terminal"))
+    #expect(r.stderr.split(separator: "\n").count == 1)
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test(
+    "usage errors exit 2",
+    arguments: [
+      ["live"], ["live", "nosuchscene"], ["live", "x.json", "--frames", "1.5"],
+      ["live", "x.json", "--size", "3"], ["live", "x.json", "--fps", "0"],
+    ])
+  func usage(arguments: [String]) throws {
+    let r = try LiveTool.run(arguments)
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.hasPrefix("swell live: "))
+  }
+
+  @Test("keys through xdotool: space pauses and resumes, s saves a screenshot, q quits")
+  func keys() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let r = try LiveTool.run(["live", scene, "--stats"], directory: folder) { process in
+      var window = ""
+      let found = try waitFor(seconds: 20) {
+        window =
+          try tool("xdotool", ["search", "--pid", "\(process.processIdentifier)"])
+          .split(separator: "\n").first.map(String.init) ?? ""
+        return !window.isEmpty
+      }
+      #expect(found, "no window appeared")
+      for key in ["space", "s", "space", "q"] {
+        try tool("xdotool", ["key", "--window", window, key])
+        usleep(150_000)
+      }
+    }
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("paused at ") == true, "\(lines)")
+    #expect(lines.contains("screenshot: ./swell-live-plain-1.png"), "\(lines)")
+    #expect(lines.contains("resumed"))
+    #expect(try LiveTool.stats(r.stdout)["frames"].map { $0 >= 1 } == true)
+    let png = try Data(contentsOf: folder.appendingPathComponent("swell-live-plain-1.png"))
+    // IHDR: width and height, big-endian, at bytes 16..<24.
+    #expect(png.count > 24)
+    #expect(Array(png[16..<24]) == [0, 0, 0, 64, 0, 0, 0, 48])
+  }
+}
+
+@Suite("swell live --terminal through tmux")
+struct LiveTerminalToolTests {
+  let scene = LiveTool.fixtures.appendingPathComponent("live-plain.json").path
+
+  /// Starts `swell live --terminal` in a detached tmux session; after it exits the pane records
+  /// `stty -a` and a marker file.
+  private func start(socket: String, folder: URL) throws {
+    let binary = try LiveTool.binary.path
+    let script =
+      "trap 'true' INT; '\(binary)' live '\(scene)' --terminal --stats; echo \"exit=$?\"; "
+      + "stty -a > '\(folder.path)/stty.txt'; touch '\(folder.path)/done'; i=0; "
+      + "while [ ! -e '\(folder.path)/release' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done"
+    try tool(
+      "tmux", ["-L", socket, "new-session", "-d", "-x", "40", "-y", "12", "sh", "-c", script])
+  }
+
+  private func capture(_ socket: String, escapes: Bool) throws -> String {
+    try tool("tmux", ["-L", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
+  }
+
+  @Test(
+    "frames as 38;2 / 48;2 half blocks; q quits; main screen and sane modes restored",
+    arguments: ["q", "C-c"])
+  func terminal(quitKey: String) throws {
+    let folder = try temporaryFolder()
+    let socket = "swell-live-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    defer {
+      // The pane's shell ends when `release` appears, and the tmux server with it.
+      _ = FileManager.default.createFile(
+        atPath: folder.appendingPathComponent("release").path, contents: nil)
+      usleep(200_000)
+      try? FileManager.default.removeItem(at: folder)
+    }
+    try start(socket: socket, folder: folder)
+    var screen = ""
+    let drawn = try waitFor(seconds: 20) {
+      screen = try capture(socket, escapes: true)
+      return screen.contains("▀") && screen.contains("38;2;32;64;128")
+    }
+    #expect(drawn, "\(screen)")
+    #expect(screen.contains("48;2;32;64;128"))
+    // Several arrows in one read are fine; then quit.
+    try tool("tmux", ["-L", socket, "send-keys", "Right", "Right", "Left", quitKey])
+    let done = waitFor(seconds: 20) {
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("done").path)
+    }
+    #expect(done)
+    let after = try capture(socket, escapes: false)
+    #expect(!after.contains("▀"), "alternate screen left: \(after)")
+    #expect(after.contains("exit=0"), "\(after)")
+    #expect(after.contains("\"frames\": "))
+    let stty = try String(contentsOf: folder.appendingPathComponent("stty.txt"), encoding: .utf8)
+    let words = Set(stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }))
+    for mode in ["icanon", "echo", "isig", "icrnl", "ixon"] {
+      #expect(words.contains(Substring(mode)), "\(mode) not restored: \(stty)")
+    }
+  }
+}
