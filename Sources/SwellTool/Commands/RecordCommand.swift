@@ -123,15 +123,7 @@ struct RecordCommand: ToolCommand {
           "--sysfs-root, --dev-root, --mode, --rate, --listen and --format do not apply to "
             + "phone: sources")
       }
-      do {
-        var c = PhyphoxConfiguration(
-          address: try PhyphoxAddress(parsing: String(spec.dropFirst(6))))
-        if let bufferSpec { c.buffers = try PhyphoxBufferNames(parsing: bufferSpec) }
-        if let pollInterval { c.pollInterval = pollInterval }
-        source = PhyphoxSource(configuration: c)
-      } catch {
-        throw UsageError(error.message)
-      }
+      source = try PhoneSource.open(spec, buffers: bufferSpec, pollInterval: pollInterval)
     } else {
       throw UsageError("unknown SOURCE '\(spec)'; expected iio, iio:NAME, udp:PORT or phone:URL")
     }
