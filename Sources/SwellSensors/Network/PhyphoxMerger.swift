@@ -10,7 +10,7 @@ struct TimedVector: Hashable, Sendable {
 }
 
 /// Merges phyphox's separate accelerometer, gyroscope and magnetometer streams (each with its
-/// own time buffer) into ``IMUSample``s.
+/// own time buffer) into `IMUSample`s.
 ///
 /// One sample is made per gyroscope reading, at its time. The accelerometer (and magnetometer)
 /// value at that time is interpolated linearly between the two readings around it, so a

@@ -64,7 +64,7 @@ public struct PhyphoxStatistics: Hashable, Sendable {
 /// A live motion source polling phyphox's remote access (the phone app at phyphox.org) over
 /// HTTP: `GET /get?…` every ``PhyphoxConfiguration/pollInterval`` seconds on the injected
 /// clock, merging the accelerometer, gyroscope and (when present) magnetometer buffers into
-/// ``IMUSample``s, one per gyroscope reading (see `docs/sensors.md`).
+/// `IMUSample`s, one per gyroscope reading (see `docs/sensors.md`).
 ///
 /// Units: phyphox's accelerometer ("acceleration with g") is specific force in m/s² with
 /// Android's sign (+9.81 on the up axis at rest), its gyroscope rad/s and its magnetometer µT,
@@ -74,7 +74,7 @@ public struct PhyphoxStatistics: Hashable, Sendable {
 ///
 /// Failures that the phone may recover from (connection refused, timeouts, HTTP errors,
 /// malformed answers, the experiment not measuring, data cleared) are thrown from ``next()`` as
-/// transient ``MotionSourceError``s, each message at most once per
+/// transient `MotionSourceError`s, each message at most once per
 /// ``PhyphoxConfiguration/reportInterval``, and polling continues every
 /// ``PhyphoxConfiguration/retryInterval``; they are counted in ``statistics``. An experiment
 /// without the accelerometer or gyroscope buffers is a non-transient error. The HTTP exchange
@@ -118,7 +118,7 @@ public final class PhyphoxSource: MotionSource {
   /// Returns the next sample, polling the phone as needed.
   ///
   /// - Returns: The next `.sample`, or `nil` after ``stop()``.
-  /// - Throws: A transient ``MotionSourceError`` for a failure the phone may recover from, a
+  /// - Throws: A transient `MotionSourceError` for a failure the phone may recover from, a
   ///   non-transient one when the experiment lacks the needed buffers, `CancellationError`
   ///   when the task is cancelled.
   public func next() async throws -> MotionEvent? {
