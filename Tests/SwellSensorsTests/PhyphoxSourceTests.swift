@@ -126,7 +126,7 @@ struct PhyphoxSourceTests {
 
   @Test("a server that never answers times out; the error is transient")
   func timeout() async throws {
-    let server = try ScriptedHTTPServer([primeAnswer(acc: 1, gyr: 1), .silence(1.5)])
+    let server = try ScriptedHTTPServer([primeAnswer(acc: 1, gyr: 1), .silence(0.6)])
     let source = phyphoxSource(server) { $0.timeout = 0.2 }
     let c = try await collect(source, samples: 0, errorsAfter: 1)
     #expect(c.transient.first?.hasSuffix("no complete response within 0.2 s") == true)
