@@ -6,8 +6,8 @@ import SwellMotion
 import SwellWaves
 
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
-/// ``SwellWaves/WaterWaveController``, and the layers' motion effects driven by one
-/// ``SwellEffects/ViewerOffsetEngine`` through a portrait ``SwellEffects/MotionEffectApplicator``.
+/// `SwellWaves/WaterWaveController`, and the layers' motion effects driven by one
+/// `SwellEffects/ViewerOffsetEngine` through a portrait `SwellEffects/MotionEffectApplicator`.
 ///
 /// Each motion sample goes to every water controller and to the engine; each frame advances the
 /// controllers to the frame's target time and applies the engine's offset when one is due.

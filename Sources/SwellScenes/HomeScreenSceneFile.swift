@@ -15,7 +15,7 @@ extension SceneFile {
   ///
   /// - `wallpaper`: a shape layer the canvas grown by 40 points on every side, filled with a
   ///   deep-blue vertical gradient, moved by the seed's two ±40-point
-  ///   ``SwellEffects/InterpolatingMotionEffect``s on `center.x` (tilt along the horizontal
+  ///   `SwellEffects/InterpolatingMotionEffect`s on `center.x` (tilt along the horizontal
   ///   axis) and `center.y` (tilt along the vertical axis), so that it still covers the screen
   ///   at a full offset. Its sublayers `faint-stars` and `stars` are shape layers whose SVG path
   ///   data holds the seeded star field (one circle per star, two arcs each, centres and radii

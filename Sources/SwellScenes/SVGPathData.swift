@@ -7,7 +7,7 @@ public struct SVGPathDataError: Error, CustomStringConvertible, Sendable {
   public var description: String
 }
 
-/// SVG path data (`d` attribute) to and from ``SwellGeometry/Path``, for `path` shapes in scene
+/// SVG path data (`d` attribute) to and from `SwellGeometry/Path`, for `path` shapes in scene
 /// files.
 ///
 /// Reads the commands M, L, H, V, C, Q, A and Z (upper case absolute, lower case relative;

@@ -281,7 +281,7 @@ public enum ShapeSpec: Codable, Sendable, Hashable {
   }
 }
 
-/// One sine layer of a water wave in a scene file (``SwellWaves/SineWave``):
+/// One sine layer of a water wave in a scene file (`SwellWaves/SineWave`):
 /// `y = amplitude·sin(2π·x / wavelength + initialPhase + phaseSpeed·t) + offset`, points in the
 /// water's visible space.
 public struct WaveSpec: Codable, Sendable, Hashable {
@@ -324,7 +324,7 @@ public struct WaveSpec: Codable, Sendable, Hashable {
   }
 }
 
-/// How a water wave reacts to motion, in a scene file (``SwellWaves/WaterWaveOptions``). Every
+/// How a water wave reacts to motion, in a scene file (`SwellWaves/WaterWaveOptions`). Every
 /// field may be left out for its default.
 public struct WaterResponseSpec: Codable, Sendable, Hashable {
   /// `classic` (the seed's eased tilt, default) or `sloshing` (a damped sloshing mode).
@@ -363,7 +363,7 @@ public struct WaterResponseSpec: Codable, Sendable, Hashable {
   }
 }
 
-/// The water of a `waterWave` layer in a scene file (``SwellWaves/WaterWave``): sine layers back
+/// The water of a `waterWave` layer in a scene file (`SwellWaves/WaterWave`): sine layers back
 /// to front over a fill level, and the motion response.
 public struct WaterSpec: Codable, Sendable, Hashable {
   /// The fill level, 0 (empty) ... 1 (full): the mean surface sits at `(1 − fillLevel)·height`.

@@ -2,7 +2,7 @@ import Foundation
 import SwellEffects
 
 /// The viewer-offset engine's constants in a scene file: any subset of the fields of
-/// ``SwellEffects/ViewerOffsetEngine/Configuration`` (`idiom`, `referenceShiftSpeed`,
+/// `SwellEffects/ViewerOffsetEngine/Configuration` (`idiom`, `referenceShiftSpeed`,
 /// `deadBand`, `reduceMotion`, ...); fields left out keep the system's values. An unknown field
 /// is an error naming it.
 ///

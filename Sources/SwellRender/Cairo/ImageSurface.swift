@@ -309,7 +309,7 @@ public final class ImageSurface: Surface {
 
   /// Fills every pixel with one colour, replacing what was there (`CAIRO_OPERATOR_SOURCE`).
   ///
-  /// - Parameter color: The colour (not premultiplied); ``Color/clear`` by default.
+  /// - Parameter color: The colour (not premultiplied); `Color/clear` by default.
   public func clear(to color: Color = .clear) {
     guard let cr = cairo_create(pointer) else { return }
     defer { cairo_destroy(cr) }
