@@ -278,12 +278,8 @@ struct FusionCore: Sendable {
         c = cos(theta / 2)
         k = sin(theta / 2) / theta
       }
-      let q = gyroQuaternion
-      var n = q * Quaternion(w: c, x: rx * k, y: ry * k, z: rz * k)
-      let n2 = n.w * n.w + n.x * n.x + n.y * n.y + n.z * n.z
-      let s = (3 - n2) / 2
-      n = Quaternion(w: n.w * s, x: n.x * s, y: n.y * s, z: n.z * s)
-      gyroQuaternion = n
+      gyroQuaternion = Self.renormalized(
+        gyroQuaternion * Quaternion(w: c, x: rx * k, y: ry * k, z: rz * k))
     }
 
     let accValid =
@@ -311,11 +307,7 @@ struct FusionCore: Sendable {
         } else {
           corr = Quaternion(w: 0, x: 1, y: 0, z: 0)
         }
-        var q = corr * inclinationQuaternion
-        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
-        let s = (3 - n2) / 2
-        q = Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
-        inclinationQuaternion = q
+        inclinationQuaternion = Self.renormalized(corr * inclinationQuaternion)
         hasInclination = true
         if estimateBias && dt > 0 {
           biasUpdate(
@@ -423,27 +415,17 @@ struct FusionCore: Sendable {
       leverB[1] += k * (m01 * ex + m11 * ey + m21 * ez - leverB[1])
       leverB[2] += k * (m02 * ex + m12 * ey + m22 * ez - leverB[2])
       // Solve (A + λI) r = B by cofactors (A + λI is symmetric positive definite).
-      let s00 = leverA[0] + leverPrior
-      let s11 = leverA[3] + leverPrior
-      let s22 = leverA[5] + leverPrior
-      let s01 = leverA[1]
-      let s02 = leverA[2]
-      let s12 = leverA[4]
-      let c00 = s11 * s22 - s12 * s12
-      let c01 = s02 * s12 - s01 * s22
-      let c02 = s01 * s12 - s02 * s11
-      let c11 = s00 * s22 - s02 * s02
-      let c12 = s01 * s02 - s00 * s12
-      let c22 = s00 * s11 - s01 * s01
-      let det = s00 * c00 + s01 * c01 + s02 * c02
-      if det > 0 && det.isFinite {
-        let id = 1 / det
+      let c = SymmetricCofactors3(
+        s00: leverA[0] + leverPrior, s11: leverA[3] + leverPrior, s22: leverA[5] + leverPrior,
+        s01: leverA[1], s02: leverA[2], s12: leverA[4])
+      if c.det > 0 && c.det.isFinite {
+        let id = 1 / c.det
         let b0 = leverB[0]
         let b1 = leverB[1]
         let b2 = leverB[2]
-        leverX = max(-leverLimit, min(leverLimit, (c00 * b0 + c01 * b1 + c02 * b2) * id))
-        leverY = max(-leverLimit, min(leverLimit, (c01 * b0 + c11 * b1 + c12 * b2) * id))
-        leverZ = max(-leverLimit, min(leverLimit, (c02 * b0 + c12 * b1 + c22 * b2) * id))
+        leverX = Self.clamp((c.c00 * b0 + c.c01 * b1 + c.c02 * b2) * id, leverLimit)
+        leverY = Self.clamp((c.c01 * b0 + c.c11 * b1 + c.c12 * b2) * id, leverLimit)
+        leverZ = Self.clamp((c.c02 * b0 + c.c12 * b1 + c.c22 * b2) * id, leverLimit)
       }
     }
     return (
@@ -519,32 +501,21 @@ struct FusionCore: Sendable {
       let e0 = glx - bx
       let e1 = gly - by
       let e2 = glz - bz
-      let s00 = kp[0] + w
-      let s11 = kp[7] + w
-      let s22 = kp[14] + w
-      let s01 = kp[1]
-      let s02 = kp[2]
-      let s12 = kp[8]
       // Inverse of the symmetric S by cofactors.
-      let c00 = s11 * s22 - s12 * s12
-      let c01 = s02 * s12 - s01 * s22
-      let c02 = s01 * s12 - s02 * s11
-      let c11 = s00 * s22 - s02 * s02
-      let c12 = s01 * s02 - s00 * s12
-      let c22 = s00 * s11 - s01 * s01
-      let det = s00 * c00 + s01 * c01 + s02 * c02
-      guard det > 0 else { return }
-      let id = 1 / det
+      let c = SymmetricCofactors3(
+        s00: kp[0] + w, s11: kp[7] + w, s22: kp[14] + w, s01: kp[1], s02: kp[2], s12: kp[8])
+      guard c.det > 0 else { return }
+      let id = 1 / c.det
       var sInv = InlineArray<9, Double>(repeating: 0)
-      sInv[0] = c00 * id
-      sInv[1] = c01 * id
-      sInv[2] = c02 * id
-      sInv[3] = c01 * id
-      sInv[4] = c11 * id
-      sInv[5] = c12 * id
-      sInv[6] = c02 * id
-      sInv[7] = c12 * id
-      sInv[8] = c22 * id
+      sInv[0] = c.c00 * id
+      sInv[1] = c.c01 * id
+      sInv[2] = c.c02 * id
+      sInv[3] = c.c01 * id
+      sInv[4] = c.c11 * id
+      sInv[5] = c.c12 * id
+      sInv[6] = c.c02 * id
+      sInv[7] = c.c12 * id
+      sInv[8] = c.c22 * id
       let n = estimateScale ? 6 : 3
       // K = P[:, 0..<3] S⁻¹ (n×3).
       var k = InlineArray<18, Double>(repeating: 0)
@@ -595,8 +566,8 @@ struct FusionCore: Sendable {
       }
       var e0 = -cy * idt + lb0 - pred0
       var e1 = cx * idt + lb1 - pred1
-      e0 = max(-biasLimit, min(biasLimit, e0))
-      e1 = max(-biasLimit, min(biasLimit, e1))
+      e0 = Self.clamp(e0, biasLimit)
+      e1 = Self.clamp(e1, biasLimit)
       // A = P Hᵀ (n×2).
       var a = InlineArray<12, Double>(repeating: 0)
       for i in 0..<n {
@@ -639,13 +610,9 @@ struct FusionCore: Sendable {
         }
       }
     }
-    kx[0] = max(-biasLimit, min(biasLimit, kx[0]))
-    kx[1] = max(-biasLimit, min(biasLimit, kx[1]))
-    kx[2] = max(-biasLimit, min(biasLimit, kx[2]))
+    for i in 0..<3 { kx[i] = Self.clamp(kx[i], biasLimit) }
     if estimateScale {
-      kx[3] = max(-scaleLimit, min(scaleLimit, kx[3]))
-      kx[4] = max(-scaleLimit, min(scaleLimit, kx[4]))
-      kx[5] = max(-scaleLimit, min(scaleLimit, kx[5]))
+      for i in 3..<6 { kx[i] = Self.clamp(kx[i], scaleLimit) }
     }
   }
 
@@ -729,14 +696,8 @@ struct FusionCore: Sendable {
     if gain > 0 {
       magUpdates += 1
       gain = max(gain, 1 / magUpdates)
-      var err = -atan2(mE.y, mE.x) - headingOffset
-      if err > Double.pi { err -= 2 * Double.pi } else if err < -Double.pi { err += 2 * Double.pi }
-      headingOffset += gain * err
-      if headingOffset > Double.pi {
-        headingOffset -= 2 * Double.pi
-      } else if headingOffset < -Double.pi {
-        headingOffset += 2 * Double.pi
-      }
+      let err = Self.wrapped(-atan2(mE.y, mE.x) - headingOffset)
+      headingOffset = Self.wrapped(headingOffset + gain * err)
     }
   }
 }
@@ -746,5 +707,58 @@ extension FusionCore {
   @inlinable
   func correctedRate(_ g: Vector3) -> Vector3 {
     Vector3((g.x - bx) * (1 + sx), (g.y - by) * (1 + sy), (g.z - bz) * (1 + sz))
+  }
+}
+
+// MARK: Small numeric helpers (inlined into the per-sample path)
+
+extension FusionCore {
+  /// `x` limited to `-limit...limit` (a NaN `x` gives `-limit`, as `max(-limit, min(limit, x))`).
+  @usableFromInline @inline(__always)
+  static func clamp(_ x: Double, _ limit: Double) -> Double {
+    max(-limit, min(limit, x))
+  }
+
+  /// An angle in radians brought back into −π...π by at most one turn (enough for the sum or
+  /// difference of two angles that are already in range).
+  @usableFromInline @inline(__always)
+  static func wrapped(_ angle: Double) -> Double {
+    if angle > Double.pi { return angle - 2 * Double.pi }
+    if angle < -Double.pi { return angle + 2 * Double.pi }
+    return angle
+  }
+
+  /// `q` scaled by the first-order correction (3 − |q|²) / 2 that brings an almost-unit
+  /// quaternion back to unit norm without a square root.
+  @usableFromInline @inline(__always)
+  static func renormalized(_ q: Quaternion) -> Quaternion {
+    let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+    let s = (3 - n2) / 2
+    return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
+  }
+}
+
+/// The cofactors and determinant of a symmetric 3×3 matrix S (given by its upper triangle), so
+/// that S⁻¹ = C / det with C symmetric. Used for the lever-arm solve and the Kalman rest update.
+@usableFromInline
+struct SymmetricCofactors3 {
+  @usableFromInline let c00: Double
+  @usableFromInline let c01: Double
+  @usableFromInline let c02: Double
+  @usableFromInline let c11: Double
+  @usableFromInline let c12: Double
+  @usableFromInline let c22: Double
+  /// det S, expanded along the first row.
+  @usableFromInline let det: Double
+
+  @usableFromInline @inline(__always)
+  init(s00: Double, s11: Double, s22: Double, s01: Double, s02: Double, s12: Double) {
+    c00 = s11 * s22 - s12 * s12
+    c01 = s02 * s12 - s01 * s22
+    c02 = s01 * s12 - s02 * s11
+    c11 = s00 * s22 - s02 * s02
+    c12 = s01 * s02 - s00 * s12
+    c22 = s00 * s11 - s01 * s01
+    det = s00 * c00 + s01 * c01 + s02 * c02
   }
 }
