@@ -4,6 +4,7 @@ import SwellGeometry
 import SwellLayers
 import SwellMotion
 import SwellScenes
+import SwellTestSupport
 import Testing
 
 /// Hand-built motion at 100 Hz: still (identity) for `still` seconds, then a turn about the
@@ -18,24 +19,6 @@ func heldTilt(
     let q = Quaternion(axis: axis, angle: f * degrees * .pi / 180)
     return DeviceMotion.resting(timestamp: t, attitude: Attitude(quaternion: q))
   }
-}
-
-/// θ' = −(0.03 + 0.15·θ/π) by RK4 (independent of the engine).
-private func recentered(theta0: Double, after t: Double) -> Double {
-  var th = theta0
-  let h = 1e-3
-  var time = 0.0
-  func f(_ x: Double) -> Double { x <= 0 ? 0 : -(0.03 + 0.15 * x / .pi) }
-  while time < t - 1e-12 {
-    let dt = min(h, t - time)
-    let k1 = f(th)
-    let k2 = f(th + dt / 2 * k1)
-    let k3 = f(th + dt / 2 * k2)
-    let k4 = f(th + dt * k3)
-    th = max(0, th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4))
-    time += dt
-  }
-  return th
 }
 
 /// The built-in `homescreen` scene (a ``FileScene`` of ``SceneFile/homescreen``).
@@ -98,7 +81,7 @@ struct HomeScreenSceneTests {
       if t >= 1.5 {
         // Held since t = 1 s at 20°: θ(t) re-centres from its value when the ramp ended.
         let thetaAtHold = 20 * Double.pi / 180
-        let want = recentered(theta0: thetaAtHold, after: t - 1.0) / (.pi / 2)
+        let want = integrateRecentering(theta0: thetaAtHold, until: t - 1.0) / (.pi / 2)
         #expect(abs(h - want) < 0.015 + 0.01, "t = \(t): \(h) vs \(want)")
       }
     }

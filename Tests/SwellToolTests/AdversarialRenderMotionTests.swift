@@ -30,7 +30,7 @@ struct AdversarialRenderMotionTests {
   func recordedMotion(kind: String) throws {
     let seed = UInt64.random(in: 0...UInt64.max)
     var rng = SplitMix64(seed: seed)
-    let folder = try adversarialFolder("motion-\(kind)")
+    let folder = try scratchFolder("adversarial-motion-\(kind)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let start = kind == "raw" ? Double.random(in: 0...50, using: &rng) : 1.7e9
     let times = jitteredTimes(start: start, rate: 100, duration: 2.5, jitter: 0.3, rng: &rng)
@@ -67,7 +67,7 @@ struct AdversarialRenderMotionTests {
 
   @Test("a Sensor Logger zip and its folder give the same video frame count")
   func sensorLogger() throws {
-    let folder = try adversarialFolder("motion-zip")
+    let folder = try scratchFolder("adversarial-motion-zip")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("z.apng").path
     let r = try runSwell([
@@ -89,7 +89,7 @@ struct AdversarialRenderMotionTests {
       ("short.csv", deviceMotionHeader + "\n0,1,0,0\n"),
     ])
   func badMotion(name: String, text: String) throws {
-    let folder = try adversarialFolder("motion-bad")
+    let folder = try scratchFolder("adversarial-motion-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let motion = try writeFile(text, named: name, in: folder)
     let out = folder.appendingPathComponent("x.mp4").path
@@ -101,7 +101,7 @@ struct AdversarialRenderMotionTests {
 
   @Test("demo --file -o x.mp4 --duration 1 without a display: a playable full-size MP4")
   func demoFile() throws {
-    let folder = try adversarialFolder("demo")
+    let folder = try scratchFolder("adversarial-demo")
     defer { try? FileManager.default.removeItem(at: folder) }
     let noDisplay: [String: String?] = [
       "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil,
@@ -134,7 +134,7 @@ struct AdversarialRenderMotionTests {
       (["--duration", "0"], "--duration"),
     ] as [([String], String)])
   func demoFailures(options: [String], word: String) throws {
-    let folder = try adversarialFolder("demo-bad")
+    let folder = try scratchFolder("adversarial-demo-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     var base = options.contains("--duration") ? [] : ["--duration", "0.2"]
     base += options.contains("--size") ? [] : ["--size", "39x84@1"]

@@ -27,12 +27,12 @@ private func checkOutput(
     #expect(text.contains("<svg"), "\(comment): not SVG")
     let png = path + ".check.png"
     defer { try? FileManager.default.removeItem(atPath: png) }
-    #expect(try debianTool("rsvg-convert", ["-o", png, path]).status == 0, "\(comment)")
+    #expect(try runProgram("rsvg-convert", ["-o", png, path]).status == 0, "\(comment)")
     let image = try ImageSurface.load(contentsOfPNGFile: png)
     #expect(image.pixelWidth == width && image.pixelHeight == height, "\(comment)")
     #expect(distinctColours(image) > 2, "\(comment): the SVG draws (almost) one colour")
   case .pdf:
-    let info = try debianTool("pdfinfo", [path])
+    let info = try runProgram("pdfinfo", [path])
     #expect(info.status == 0, "\(comment)")
     let pages = info.out.split(separator: "\n").first { $0.hasPrefix("Pages:") }
     #expect(pages?.split(separator: " ").last == "\(frames)", "\(comment): \(info.out)")
@@ -45,7 +45,7 @@ private func checkOutput(
     let h = even ? height + height % 2 : height
     #expect(p == VideoProbe(width: w, height: h, frames: frames), "\(comment)")
   case .webp:
-    let info = try debianTool("webpinfo", [path])
+    let info = try runProgram("webpinfo", [path])
     #expect(info.status == 0, "\(comment)")
     #expect(info.out.contains("Canvas size \(width) x \(height)"), "\(comment): \(info.out)")
     #expect(info.out.components(separatedBy: "Chunk ANMF").count - 1 == frames, "\(comment)")
@@ -71,7 +71,7 @@ struct AdversarialRenderOutputTests {
       ("n.apng", .video), ("frames/%05d.png", .sequence),
     ])
   func everyOutput(name: String, reader: OutputReader) throws {
-    let folder = try adversarialFolder("render-out")
+    let folder = try scratchFolder("adversarial-render-out")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent(name).path
     let r = try runSwell(
@@ -98,7 +98,7 @@ struct AdversarialRenderOutputTests {
       (["--fps", "60", "--duration", "1e-9"], 1), (["--fps", "7", "--duration", "1"], 8),
     ] as [([String], Int)])
   func extremeRates(options: [String], frames: Int) throws {
-    let folder = try adversarialFolder("render-rates")
+    let folder = try scratchFolder("adversarial-render-rates")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("v.mp4").path
     let r = try runSwell(["render", "waterwave", "--size", "40x60@1", "-o", out] + options)
@@ -113,7 +113,7 @@ struct AdversarialRenderOutputTests {
       ("10.5x20.5@2", 21, 41),
     ])
   func oddSizes(size: String, width: Int, height: Int) throws {
-    let folder = try adversarialFolder("render-odd")
+    let folder = try scratchFolder("adversarial-render-odd")
     defer { try? FileManager.default.removeItem(at: folder) }
     for name in ["o.png", "o.mp4", "o.gif"] {
       let out = folder.appendingPathComponent(name).path
@@ -148,7 +148,7 @@ struct AdversarialRenderOutputTests {
       (["--bogus"], "--bogus"), (["--size"], "--size"),
     ] as [([String], String)])
   func impossibleOptions(options: [String], word: String) throws {
-    let folder = try adversarialFolder("render-bad")
+    let folder = try scratchFolder("adversarial-render-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("x.mp4").path
     let r = try runSwell(["render", "waterwave", "-o", out] + options)
@@ -165,7 +165,7 @@ struct AdversarialRenderOutputTests {
       ["--size", "0.1x0.1@1"],
     ])
   func tooBig(options: [String]) throws {
-    let folder = try adversarialFolder("render-big")
+    let folder = try scratchFolder("adversarial-render-big")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("x.png").path
     let r = try runSwell(["render", "waterwave", "-o", out] + options)
@@ -175,7 +175,7 @@ struct AdversarialRenderOutputTests {
 
   @Test("--time before, at, between and after the motion picks frame round(T·fps)")
   func timeAnywhere() throws {
-    let folder = try adversarialFolder("render-time")
+    let folder = try scratchFolder("adversarial-render-time")
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = ["--script", "tilt 30deg right over 0.3s; hold 0.2s"]  // 0.5 s of motion
     let args = ["--size", "60x100@1", "--fps", "10"] + script
@@ -218,9 +218,9 @@ struct AdversarialRenderFailureTests {
     arguments: fakeEncoders.indices, ["v.mp4", "v.gif", "v.webp", "v.apng"])
   func brokenEncoder(index: Int, name: String) throws {
     let fake = Self.fakeEncoders[index]
-    let folder = try adversarialFolder("render-ffmpeg")
+    let folder = try scratchFolder("adversarial-render-ffmpeg")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let tools = try adversarialFolder("render-ffmpeg-bin")
+    let tools = try scratchFolder("adversarial-render-ffmpeg-bin")
     defer { try? FileManager.default.removeItem(at: tools) }
     let exe = tools.appendingPathComponent(fake.name).path
     if let script = fake.script {
@@ -247,7 +247,7 @@ struct AdversarialRenderFailureTests {
     "unwritable or impossible outputs: one line naming the output, exit 1, nothing written",
     arguments: ["x.png", "x.svg", "x.pdf", "x.mp4", "x.gif", "f/%03d.png"])
   func unwritable(name: String) throws {
-    let folder = try adversarialFolder("render-unwritable")
+    let folder = try scratchFolder("adversarial-render-unwritable")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data("not a folder".utf8).write(to: folder.appendingPathComponent("file"))
     try FileManager.default.createDirectory(

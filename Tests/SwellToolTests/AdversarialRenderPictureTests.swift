@@ -61,7 +61,7 @@ struct AdversarialRenderPictureTests {
   func surfaceMatchesTrace(run: Int) throws {
     let seed = UInt64.random(in: 0...UInt64.max)
     var rng = SplitMix64(seed: seed)
-    let folder = try adversarialFolder("picture")
+    let folder = try scratchFolder("adversarial-picture")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = try writeFile(
       flatBlueWaterScene(width: 160, height: 320), named: "f.json", in: folder)
@@ -96,7 +96,7 @@ struct AdversarialRenderPictureTests {
       ("landscape left; hold 1.5s", 45), ("tilt 180deg right over 0s; hold 1.5s", 0),
     ])
   func clamp(script: String, degrees: Double) throws {
-    let folder = try adversarialFolder("picture-clamp")
+    let folder = try scratchFolder("adversarial-picture-clamp")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = try writeFile(
       flatBlueWaterScene(width: 160, height: 320), named: "f.json", in: folder)

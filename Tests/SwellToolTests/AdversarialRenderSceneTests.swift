@@ -155,7 +155,7 @@ private let mistakes: [SceneMistake] = [
 struct AdversarialRenderSceneTests {
   @Test("a file with every documented field checks, renders every frame, and traces its list")
   func everyField() throws {
-    let folder = try adversarialFolder("scene-every")
+    let folder = try scratchFolder("adversarial-scene-every")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = try writeEveryFieldScene(in: folder)
     let check = try runSwell(["scene", "check", scene])
@@ -193,7 +193,7 @@ struct AdversarialRenderSceneTests {
     "a mistake in any field: check and render give one line naming the file and the JSON path; nothing is written",
     arguments: mistakes)
   func mistakeInAField(_ m: SceneMistake) throws {
-    let folder = try adversarialFolder("scene-mistake")
+    let folder = try scratchFolder("adversarial-scene-mistake")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data("\u{89}PNG? no".utf8).write(to: folder.appendingPathComponent("notpng.png"))
     let scene = try writeEveryFieldScene(
@@ -222,7 +222,7 @@ struct AdversarialRenderSceneTests {
       ("{\"swellScene\": 1e999}", "1e999"),
     ])
   func notJSON(text: String, word: String) throws {
-    let folder = try adversarialFolder("scene-notjson")
+    let folder = try scratchFolder("adversarial-scene-notjson")
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = try writeFile(text, named: "s.json", in: folder)
     for command in ["scene", "render"] {
@@ -235,7 +235,7 @@ struct AdversarialRenderSceneTests {
 
   @Test("deep nesting and thousands of layers render (bounded, exact frame counts)")
   func bigTrees() throws {
-    let folder = try adversarialFolder("scene-big")
+    let folder = try scratchFolder("adversarial-scene-big")
     defer { try? FileManager.default.removeItem(at: folder) }
     // 200 levels deep (400 JSON levels; JSONSerialization stops at 512), each a translucent
     // square offset a little.
@@ -281,7 +281,7 @@ struct AdversarialRenderSceneTests {
 
   @Test("relative image paths resolve against the scene file's folder, from any directory")
   func relativeImages() throws {
-    let folder = try adversarialFolder("scene-images")
+    let folder = try scratchFolder("adversarial-scene-images")
     defer { try? FileManager.default.removeItem(at: folder) }
     let sub = folder.appendingPathComponent("a/b")
     try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
@@ -295,7 +295,7 @@ struct AdversarialRenderSceneTests {
                    "image": "b/green.png", "gravity": "resize"}]}
       """#
     let path = try writeFile(scene, named: "img.json", in: folder.appendingPathComponent("a"))
-    let elsewhere = try adversarialFolder("scene-images-cwd")
+    let elsewhere = try scratchFolder("adversarial-scene-images-cwd")
     defer { try? FileManager.default.removeItem(at: elsewhere) }
     let r = try runSwell(["render", path, "-o", "out.png"], directory: elsewhere)
     #expect(r.status == 0, "\(r.err)")
@@ -323,7 +323,7 @@ struct AdversarialRenderSceneTests {
 
   @Test("a PNG with a good signature but corrupt data: one line naming it, no file")
   func corruptPNG() throws {
-    let folder = try adversarialFolder("scene-corrupt")
+    let folder = try scratchFolder("adversarial-scene-corrupt")
     defer { try? FileManager.default.removeItem(at: folder) }
     var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     var rng = SplitMix64(seed: 0x5CE7E)
@@ -344,7 +344,7 @@ struct AdversarialRenderSceneTests {
     "scene print → check → render round trip for every built-in scene file, under seeded motion",
     arguments: BuiltInScenes.fileNames)
   func roundTrip(name: String) throws {
-    let folder = try adversarialFolder("scene-roundtrip")
+    let folder = try scratchFolder("adversarial-scene-roundtrip")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("\(name).json").path
     let p = try runSwell(["scene", "print", name, "-o", file])
@@ -389,7 +389,7 @@ struct AdversarialRenderSceneTests {
       expectOneLineFailure(r, command: "scene", mentioning: [name], "print \(name)")
       #expect(r.out.isEmpty)
     }
-    let folder = try adversarialFolder("scene-print")
+    let folder = try scratchFolder("adversarial-scene-print")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("no/such/w.json").path
     let r = try runSwell(["scene", "print", "waterwave", "-o", out])

@@ -4,30 +4,10 @@ import SwellRender
 import SwellTestSupport
 import Testing
 
-// Shared helpers of the adversarial render suites (AdversarialRender*Tests.swift): Debian tools
-// that read outputs back (ffprobe, webpinfo, pdfinfo, rsvg-convert), a water-surface angle fit
+// Shared helpers of the adversarial render suites (AdversarialRender*Tests.swift): a video's
+// size and frame count from ffprobe (SwellTestSupport runs the Debian tools), a water-surface angle fit
 // from pixels, and scene-file builders. The generators and one-line-failure checks they use live
 // in AdversarialSupport.swift.
-
-/// Runs a Debian tool found on PATH and returns its exit status and standard output.
-///
-/// - Parameters:
-///   - name: The tool (`ffprobe`, `webpinfo`, ...).
-///   - arguments: Its arguments.
-/// - Returns: The exit status and standard output (standard error is dropped).
-/// - Throws: An error starting it.
-func debianTool(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [name] + arguments
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
 
 /// What ffprobe decodes from a video's first stream.
 struct VideoProbe: Equatable {
@@ -45,21 +25,9 @@ struct VideoProbe: Equatable {
 /// - Returns: Its size and frame count, or `nil` when ffprobe cannot read it.
 /// - Throws: An error starting ffprobe.
 func probeVideo(_ path: String) throws -> VideoProbe? {
-  let r = try debianTool(
-    "ffprobe",
-    [
-      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-      "stream=width,height,nb_read_frames", "-of", "default=nw=1", path,
-    ])
-  var fields: [String: Int] = [:]
-  for line in r.out.split(separator: "\n") {
-    let parts = line.split(separator: "=", maxSplits: 1)
-    if parts.count == 2, let v = Int(parts[1]) { fields[String(parts[0])] = v }
+  try probeVideoStream(path).map {
+    VideoProbe(width: $0.width, height: $0.height, frames: $0.frames)
   }
-  guard r.status == 0, let w = fields["width"], let h = fields["height"],
-    let n = fields["nb_read_frames"]
-  else { return nil }
-  return VideoProbe(width: w, height: h, frames: n)
 }
 
 /// The number of distinct colours among a grid of sampled pixels.

@@ -8,7 +8,7 @@ import Testing
 struct GIFFrameRateTests {
   @Test("a GIF without --fps renders at 50 fps and plays for the rendered duration")
   func defaultGIFPlaysInRealTime() throws {
-    let folder = try adversarialFolder("gif-rate")
+    let folder = try scratchFolder("adversarial-gif-rate")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("w.gif").path
     let r = try runSwell([
@@ -18,7 +18,7 @@ struct GIFFrameRateTests {
     #expect(r.status == 0, "\(r.err)")
     let probe = try #require(try probeVideo(out))
     #expect(probe.frames == 51)
-    let d = try debianTool(
+    let d = try runProgram(
       "ffprobe",
       ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", out])
     let seconds = try #require(Double(d.out.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -28,7 +28,7 @@ struct GIFFrameRateTests {
 
   @Test("a GIF asked for at more than 50 fps is a usage error, and no file is written")
   func fastGIFIsRefused() throws {
-    let folder = try adversarialFolder("gif-rate")
+    let folder = try scratchFolder("adversarial-gif-rate")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("w.gif").path
     let r = try runSwell(["render", "waterwave", "--fps", "60", "--duration", "0.2", "-o", out])

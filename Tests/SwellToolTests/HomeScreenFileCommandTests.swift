@@ -3,15 +3,11 @@ import SwellScenes
 import SwellTestSupport
 import Testing
 
-private func scratchFolder() throws -> URL {
-  try adversarialFolder("homescreen-file")
-}
-
 @Suite("homescreen as a scene file: swell scene print, render and trace")
 struct HomeScreenFileCommandTests {
   @Test("scene print homescreen → file → render gives the same PNG bytes and trace as the built-in")
   func printedFileRendersTheSame() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("adversarial-homescreen-file")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("homescreen.json").path
     let p = try runSwell(["scene", "print", "homescreen", "-o", file])
@@ -39,7 +35,7 @@ struct HomeScreenFileCommandTests {
 
   @Test("the printed file is compact: the stars are SVG arcs, and stdout is the same text")
   func compact() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("adversarial-homescreen-file")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("h.json").path
     #expect(try runSwell(["scene", "print", "homescreen", "-o", file]).status == 0)
@@ -57,7 +53,7 @@ struct HomeScreenFileCommandTests {
 
   @Test("scene print --size lays the scene out for that canvas, as render --size does")
   func printSized() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("adversarial-homescreen-file")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("se.json").path
     let size = ["--size", "320x568@2"]
