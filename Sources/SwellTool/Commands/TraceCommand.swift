@@ -49,25 +49,15 @@ struct TraceCommand: ToolCommand {
     let format = try arguments.option("--format") ?? "csv"
     let responseName = try arguments.option("--response")
     let output = try arguments.option("--out", "-o")
-    var options = SceneOptions()
-    options.seedExact = arguments.flag("--seed-exact")
-    options.reduceMotion = arguments.flag("--reduce-motion")
-    let sceneName = arguments.positional()
+    var options = SceneLoader.flags(&arguments)
+    let positional = arguments.positional()
     try arguments.finish()
+    let sceneName = try SceneLoader.required(positional)
 
-    guard let sceneName else {
-      throw UsageError(
-        "needs a SCENE (\(BuiltInScenes.names.joined(separator: ", "))) or a scene FILE.json")
-    }
     guard format == "csv" || format == "json" else {
       throw UsageError("--format must be csv or json, got '\(format)'")
     }
-    if let responseName {
-      guard let r = WaterWaveResponse(rawValue: responseName) else {
-        throw UsageError("--response must be classic or sloshing, got '\(responseName)'")
-      }
-      options.waterResponse = r
-    }
+    if let responseName { try SceneLoader.apply(response: responseName, to: &options) }
     guard motionPath == nil || scriptText == nil else {
       throw UsageError("--motion and --script exclude each other")
     }
