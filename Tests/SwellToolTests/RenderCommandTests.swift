@@ -16,50 +16,13 @@ private func listing(_ folder: URL) -> [String] {
   ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
 }
 
-/// A scene file with one flat water (amplitude 0) in a solid colour over a white sky.
-private let flatWaterScene = """
-  {"swellScene": 1, "name": "flat",
-   "canvas": {"width": 200, "height": 400, "scale": 1, "background": "#FFFFFF"},
-   "layers": [{"type": "waterWave", "name": "water",
-               "water": {"fillLevel": 0.5,
-                         "waves": [{"amplitude": 0, "wavelength": 100, "phaseSpeed": 1,
-                                    "fill": "#0000FF"}]}}]}
-  """
+/// A scene file with one flat water (amplitude 0) in blue over a white sky, 200 × 400 points.
+private let flatWaterScene = flatBlueWaterScene(width: 200, height: 400)
 
-/// Fits the water/air boundary of a picture: for each pixel column, the sub-pixel row where the
-/// blue fill starts (blue coverage crossing one half, from the pixel values), then a
-/// least-squares line through those points. Returns the on-screen angle of the line in degrees
-/// (positive = turned clockwise on screen, y down).
+/// The on-screen angle of the water surface in a blue-on-white picture, degrees (positive =
+/// turned clockwise on screen, y down), from ``waterSurfaceFit(_:columns:)``.
 private func boundaryAngleDegrees(_ image: ImageSurface, columns: ClosedRange<Int>) -> Double? {
-  var xs: [Double] = []
-  var ys: [Double] = []
-  for x in columns {
-    // Coverage of blue over white: red channel 255 (sky) ... 0 (water).
-    var previous = 0.0
-    for y in 0..<image.pixelHeight {
-      guard let p = image.pixel(x: x, y: y) else { return nil }
-      let water = 1 - Double(p.red) / 255
-      if water >= 0.5 {
-        // Linear interpolation of the half-coverage crossing between rows y-1 and y.
-        let f = water - previous > 0 ? (0.5 - previous) / (water - previous) : 0
-        xs.append(Double(x) + 0.5)
-        ys.append(Double(y) - 1 + f + 0.5)
-        break
-      }
-      previous = water
-    }
-  }
-  guard xs.count > 10 else { return nil }
-  let n = Double(xs.count)
-  let mx = xs.reduce(0, +) / n
-  let my = ys.reduce(0, +) / n
-  var sxy = 0.0
-  var sxx = 0.0
-  for (x, y) in zip(xs, ys) {
-    sxy += (x - mx) * (y - my)
-    sxx += (x - mx) * (x - mx)
-  }
-  return atan(sxy / sxx) * 180 / .pi
+  waterSurfaceFit(image, columns: columns)?.degrees
 }
 
 @Suite("swell render")
