@@ -8,5 +8,7 @@ echo "== swift format lint --strict"
 git ls-files '*.swift' | xargs swift format lint --strict --parallel
 echo "== swift build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+echo "== docs (DocC, warnings are errors)"
+bash Scripts/check-docs.sh
 echo "== swift test"
 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build

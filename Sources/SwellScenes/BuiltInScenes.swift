@@ -15,24 +15,49 @@ public enum BuiltInScenes {
     factories.first { $0.name == name }?.make(options)
   }
 
-  /// The scene file of a built-in scene, for the scenes defined as one (`waterwave`).
+  /// The scene file of a built-in scene, for the scenes defined as one (`waterwave`,
+  /// `homescreen`), laid out for a canvas: `FileScene(file:options:)` of it with the same
+  /// options is what ``make(_:options:)`` returns.
   ///
-  /// - Parameter name: The scene's name.
+  /// - Parameters:
+  ///   - name: The scene's name.
+  ///   - options: Only the canvas fields (`width`, `height`, `scale`) apply: `homescreen` lays
+  ///     out its grid, dock and star field for that canvas, `waterwave` covers it.
   /// - Returns: The description, or `nil` for an unknown name or a scene built in code.
-  public static func file(_ name: String) -> SceneFile? {
-    files.first { $0.name == name }?.file()
+  public static func file(_ name: String, options: SceneOptions = SceneOptions()) -> SceneFile? {
+    files.first { $0.name == name }?.file(options)
   }
 
   /// The names of the built-in scenes that are defined as scene files.
   public static var fileNames: [String] { files.map(\.name) }
 
-  private static let files: [(name: String, file: @Sendable () -> SceneFile)] = [
-    ("waterwave", { SceneFile.waterwave })
+  private static let files: [(name: String, file: @Sendable (SceneOptions) -> SceneFile)] = [
+    (
+      "waterwave",
+      { o in
+        var canvas = SceneOptions()
+        (canvas.width, canvas.height, canvas.scale) = (o.width, o.height, o.scale)
+        return SceneFile.waterwave.applying(canvas)
+      }
+    ),
+    (
+      "homescreen",
+      { o in
+        SceneFile.homescreen(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3)
+      }
+    ),
   ]
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
     ("waterwave", { FileScene(file: .waterwave, options: $0) }),
-    ("homescreen", { HomeScreenScene(options: $0) }),
+    (
+      "homescreen",
+      {
+        FileScene(
+          file: .homescreen(width: $0.width ?? 390, height: $0.height ?? 844, scale: $0.scale ?? 3),
+          options: $0)
+      }
+    ),
   ]
 }
 

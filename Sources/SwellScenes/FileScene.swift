@@ -6,8 +6,8 @@ import SwellMotion
 import SwellWaves
 
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
-/// ``SwellWaves/WaterWaveController``, and the layers' motion effects driven by one
-/// ``SwellEffects/ViewerOffsetEngine`` through a portrait ``SwellEffects/MotionEffectApplicator``.
+/// `SwellWaves/WaterWaveController`, and the layers' motion effects driven by one
+/// `SwellEffects/ViewerOffsetEngine` through a portrait `SwellEffects/MotionEffectApplicator`.
 ///
 /// Each motion sample goes to every water controller and to the engine; each frame advances the
 /// controllers to the frame's target time and applies the engine's offset when one is due.
@@ -87,7 +87,45 @@ public final class FileScene: Scene {
   public convenience init(contentsOf url: URL, options: SceneOptions = SceneOptions()) throws {
     let file = try SceneFile.load(from: url)
     try file.applying(options).validate(source: url.path)
-    self.init(file: file, options: options, baseDirectory: url.deletingLastPathComponent())
+    let base = url.deletingLastPathComponent()
+    try Self.checkImages(file.layers, prefix: "layers", base: base, source: url.path)
+    self.init(file: file, options: options, baseDirectory: base)
+    for (i, key) in (file.trace ?? []).enumerated() where traceValue(key, at: 0) == nil {
+      let layerName = key.split(separator: ".", maxSplits: 1).first.map(String.init) ?? key
+      let why =
+        key.contains(".") && root.layer(named: layerName) != nil
+        ? "'\(key)' is not a numeric value of layer '\(layerName)'"
+        : "'\(key)' names no layer (LAYER.KEYPATH, offset.horizontal or offset.vertical)"
+      throw SceneFileError("\(url.path): trace[\(i)]: \(why)")
+    }
+  }
+
+  /// Checks that every image layer's file exists and is a PNG, naming the JSON path otherwise.
+  private static func checkImages(
+    _ specs: [LayerSpec], prefix: String, base: URL, source: String
+  ) throws {
+    for (i, s) in specs.enumerated() {
+      let p = "\(prefix)[\(i)]"
+      if s.type == .image, let image = s.image {
+        let path = image.hasPrefix("/") ? image : base.appendingPathComponent(image).path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+          throw SceneFileError("\(source): \(p).image: no such file '\(path)'")
+        }
+        guard !isFolder.boolValue else {
+          throw SceneFileError("\(source): \(p).image: '\(path)' is a folder, not a PNG file")
+        }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let head = FileHandle(forReadingAtPath: path).flatMap { h in
+          defer { try? h.close() }
+          return try? h.read(upToCount: signature.count)
+        }
+        guard let head, [UInt8](head) == signature else {
+          throw SceneFileError("\(source): \(p).image: '\(path)' is not a readable PNG file")
+        }
+      }
+      try checkImages(s.sublayers ?? [], prefix: "\(p).sublayers", base: base, source: source)
+    }
   }
 
   /// Feeds a sample to every water and to the viewer-offset engine.

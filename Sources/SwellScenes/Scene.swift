@@ -5,7 +5,7 @@ import SwellMotion
 /// A playable scene: a layer tree that motion and a display link drive, which renderers draw and
 /// `swell trace` records.
 ///
-/// A driver feeds it every ``DeviceMotion`` sample with a timestamp up to the frame's target time
+/// A driver feeds it every `DeviceMotion` sample with a timestamp up to the frame's target time
 /// (``receive(_:)``), then calls ``advance(to:)`` once per display-link frame, in increasing
 /// order. Given the same motion and frames, a scene produces the same presentation values every
 /// time: it never reads the wall clock.

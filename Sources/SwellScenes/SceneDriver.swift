@@ -1,7 +1,7 @@
 import SwellLayers
 import SwellMotion
 
-/// Plays a scene offline: steps an offline ``DisplayLink`` at exact timestamps and feeds the
+/// Plays a scene offline: steps an offline `DisplayLink` at exact timestamps and feeds the
 /// scene the motion samples due before each frame. Deterministic; used by `swell trace`,
 /// `swell render` and tests.
 public struct SceneDriver {

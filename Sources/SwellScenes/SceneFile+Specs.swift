@@ -175,8 +175,9 @@ public enum FillSpec: Codable, Sendable, Hashable {
 /// "shape": {"kind": "path", "d": "M 0 0 L 40 0 C 40 20 20 30 0 30 Z"}
 /// ```
 ///
-/// A `path` takes SVG path data with the commands M, L, H, V, C, Q and Z (upper case absolute,
-/// lower case relative).
+/// A `path` takes SVG path data with the commands M, L, H, V, C, Q, A and Z (upper case
+/// absolute, lower case relative); a decoded path keeps its text (``pathData(_:)``), so it is
+/// written back as it was read.
 public enum ShapeSpec: Codable, Sendable, Hashable {
   /// A rectangle filling the layer's bounds, with a corner radius, points.
   case rect(cornerRadius: Double)
@@ -184,8 +185,12 @@ public enum ShapeSpec: Codable, Sendable, Hashable {
   case ellipse
   /// A polygon through points in the layer's bounds space, closed or open.
   case polygon(points: [Point], closed: Bool)
-  /// Any path, points in the layer's bounds space.
+  /// Any path, points in the layer's bounds space (built in code; written as absolute M, L, C
+  /// and Z with exact numbers).
   case path(Path)
+  /// SVG path data as written (what decoding a `path` gives), points in the layer's bounds
+  /// space; written back unchanged.
+  case pathData(SVGPath)
 
   private enum CodingKeys: String, CodingKey { case kind, cornerRadius, points, closed, d }
 
@@ -217,7 +222,7 @@ public enum ShapeSpec: Codable, Sendable, Hashable {
     case "path":
       let d = try c.decode(String.self, forKey: .d)
       do {
-        self = .path(try SVGPathData.parse(d))
+        self = .pathData(try SVGPath(d))
       } catch {
         throw DecodingError.dataCorruptedError(
           forKey: .d, in: c, debugDescription: error.description)
@@ -248,6 +253,9 @@ public enum ShapeSpec: Codable, Sendable, Hashable {
     case .path(let p):
       try c.encode("path", forKey: .kind)
       try c.encode(SVGPathData.format(p), forKey: .d)
+    case .pathData(let p):
+      try c.encode("path", forKey: .kind)
+      try c.encode(p.data, forKey: .d)
     }
   }
 
@@ -268,11 +276,12 @@ public enum ShapeSpec: Codable, Sendable, Hashable {
       if closed && !points.isEmpty { p.close() }
       return p
     case .path(let p): return p
+    case .pathData(let p): return p.path
     }
   }
 }
 
-/// One sine layer of a water wave in a scene file (``SwellWaves/SineWave``):
+/// One sine layer of a water wave in a scene file (`SwellWaves/SineWave`):
 /// `y = amplitude·sin(2π·x / wavelength + initialPhase + phaseSpeed·t) + offset`, points in the
 /// water's visible space.
 public struct WaveSpec: Codable, Sendable, Hashable {
@@ -315,7 +324,7 @@ public struct WaveSpec: Codable, Sendable, Hashable {
   }
 }
 
-/// How a water wave reacts to motion, in a scene file (``SwellWaves/WaterWaveOptions``). Every
+/// How a water wave reacts to motion, in a scene file (`SwellWaves/WaterWaveOptions`). Every
 /// field may be left out for its default.
 public struct WaterResponseSpec: Codable, Sendable, Hashable {
   /// `classic` (the seed's eased tilt, default) or `sloshing` (a damped sloshing mode).
@@ -354,7 +363,7 @@ public struct WaterResponseSpec: Codable, Sendable, Hashable {
   }
 }
 
-/// The water of a `waterWave` layer in a scene file (``SwellWaves/WaterWave``): sine layers back
+/// The water of a `waterWave` layer in a scene file (`SwellWaves/WaterWave`): sine layers back
 /// to front over a fill level, and the motion response.
 public struct WaterSpec: Codable, Sendable, Hashable {
   /// The fill level, 0 (empty) ... 1 (full): the mean surface sits at `(1 − fillLevel)·height`.

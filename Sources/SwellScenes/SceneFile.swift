@@ -103,6 +103,8 @@ extension SceneFile {
     let file: SceneFile
     do {
       file = try JSONDecoder().decode(SceneFile.self, from: data)
+    } catch DecodingError.dataCorrupted(let ctx) where ctx.codingPath.isEmpty {
+      throw SceneFileError("\(source): \(jsonSyntaxProblem(data))")
     } catch let e as DecodingError {
       throw SceneFileError("\(source): \(describe(e))")
     } catch {
@@ -239,6 +241,34 @@ extension SceneFile {
     }
   }
 
+  /// Where JSON text stops parsing: `not valid JSON at line L, column C (reason)`.
+  static func jsonSyntaxProblem(_ data: Data) -> String {
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      return "not valid JSON (the file is empty)"
+    }
+    do {
+      _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+      return "not valid JSON"
+    } catch {
+      let reason = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
+      guard let r = reason.range(of: "character "),
+        let offset = Int(reason[r.upperBound...].prefix(while: \.isNumber))
+      else { return reason.isEmpty ? "not valid JSON" : "not valid JSON (\(reason))" }
+      // The offset counts bytes of the UTF-8 text from 0.
+      var line = 1
+      var column = 1
+      for byte in data.prefix(offset) {
+        if byte == 0x0A {
+          line += 1
+          column = 1
+        } else if byte & 0xC0 != 0x80 {
+          column += 1
+        }
+      }
+      return "not valid JSON at line \(line), column \(column) (\(reason))"
+    }
+  }
+
   static func describe(_ e: DecodingError) -> String {
     func path(_ keys: [any CodingKey]) -> String {
       var s = ""
@@ -263,10 +293,17 @@ extension SceneFile {
         let detail = (ctx.underlyingError.map { "\($0)" } ?? ctx.debugDescription)
         return detail.isEmpty ? "not valid JSON" : "not valid JSON (\(detail))"
       }
-      return "\(path(ctx.codingPath)): \(ctx.debugDescription)"
+      return "\(path(ctx.codingPath)): \(plainReason(ctx.debugDescription))"
     @unknown default:
       return "invalid scene"
     }
+  }
+
+  /// Foundation's "Cannot initialize T from invalid String value v" as "unknown value 'v'".
+  static func plainReason(_ text: String) -> String {
+    let marker = " from invalid String value "
+    guard text.hasPrefix("Cannot initialize "), let r = text.range(of: marker) else { return text }
+    return "unknown value '\(text[r.upperBound...])'"
   }
 
   private static func typeName(_ t: Any.Type) -> String {

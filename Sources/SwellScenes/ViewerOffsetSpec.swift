@@ -2,7 +2,7 @@ import Foundation
 import SwellEffects
 
 /// The viewer-offset engine's constants in a scene file: any subset of the fields of
-/// ``SwellEffects/ViewerOffsetEngine/Configuration`` (`idiom`, `referenceShiftSpeed`,
+/// `SwellEffects/ViewerOffsetEngine/Configuration` (`idiom`, `referenceShiftSpeed`,
 /// `deadBand`, `reduceMotion`, ...); fields left out keep the system's values. An unknown field
 /// is an error naming it.
 ///
@@ -93,10 +93,20 @@ public struct ViewerOffsetSpec: Codable, Sendable, Hashable {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: c, debugDescription: "must be finite")
       }
+      // Every numeric setting is a threshold, a rate, a time or a factor: none is negative.
+      if case .number(let d) = value, d < 0 {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: c, debugDescription: "must be 0 or more")
+      }
     }
     do {
       configuration = try JSONDecoder().decode(
         ViewerOffsetEngine.Configuration.self, from: try JSONEncoder().encode(merged))
+    } catch DecodingError.dataCorrupted(let ctx) {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: c.codingPath + ctx.codingPath,
+          debugDescription: SceneFile.plainReason(ctx.debugDescription)))
     } catch {
       throw DecodingError.dataCorrupted(
         .init(codingPath: c.codingPath, debugDescription: "not a valid configuration (\(error))"))

@@ -101,6 +101,28 @@ public struct Arguments: Sendable {
     return value
   }
 
+  /// Consumes every occurrence of a repeatable option, such as `--set A=1 --set B=2`.
+  ///
+  /// - Parameter names: The spellings.
+  /// - Returns: The values in command-line order (empty when absent).
+  /// - Throws: ``UsageError`` when an occurrence has no value.
+  public mutating func repeatedOption(_ names: String...) throws(UsageError) -> [String] {
+    var values: [String] = []
+    var i = 0
+    while i < words.count {
+      if !used[i] && names.contains(words[i]) {
+        guard i + 1 < words.count else { throw UsageError("\(words[i]) needs a value") }
+        used[i] = true
+        used[i + 1] = true
+        values.append(words[i + 1])
+        i += 2
+      } else {
+        i += 1
+      }
+    }
+    return values
+  }
+
   /// Consumes a numeric option.
   ///
   /// - Parameters:

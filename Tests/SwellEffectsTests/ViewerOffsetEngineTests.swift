@@ -17,26 +17,6 @@ private func still() -> ViewerOffsetEngine.Configuration {
   return c
 }
 
-/// θ' = −ω(θ), ω(θ) = 0.03 + 0.15·θ/π, by classical RK4 with a small step (independent of the
-/// engine, which turns its reference once per sample).
-private func integrateRecentering(theta0: Double, until t: Double, step h: Double = 1e-3)
-  -> Double
-{
-  func f(_ th: Double) -> Double { th <= 0 ? 0 : -(0.03 + 0.15 * th / .pi) }
-  var th = theta0
-  var time = 0.0
-  while time < t - 1e-12 {
-    let dt = min(h, t - time)
-    let k1 = f(th)
-    let k2 = f(th + dt / 2 * k1)
-    let k3 = f(th + dt / 2 * k2)
-    let k4 = f(th + dt * k3)
-    th = max(0, th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4))
-    time += dt
-  }
-  return th
-}
-
 @Suite("ViewerOffsetEngine")
 struct ViewerOffsetEngineTests {
   @Test("the first sample is the neutral pose")

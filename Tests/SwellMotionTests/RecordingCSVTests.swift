@@ -17,13 +17,6 @@ private func randomValue(_ rng: inout SplitMix64) -> Double {
   }
 }
 
-private func scratchFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swell-recording-tests-\(UInt64.random(in: 0...UInt64.max))")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 @Suite("Raw IMU CSV")
 struct RawIMUCSVTests {
   @Test("reads the documented layout: comments, extra columns, CRLF, 6D rows")
@@ -134,7 +127,7 @@ struct RawIMUCSVTests {
 
   @Test("write is atomic: replaces the file, leaves no temporary, fails cleanly")
   func atomicWrite() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("recording-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("out.csv")
     try Data("old".utf8).write(to: url)

@@ -1,7 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellRender
-import Synchronization
+import SwellTestSupport
 import Testing
 
 /// A fresh folder under the system temporary folder, removed when the value goes away.
@@ -9,9 +9,7 @@ final class TemporaryFolder {
   let path: String
 
   init() throws {
-    let base = FileManager.default.temporaryDirectory.path
-    path = base + "/swell-render-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    path = try scratchFolder("render-tests").path
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -33,47 +31,13 @@ final class TemporaryFolder {
   }
 }
 
-/// The result of running an external program.
-struct ToolResult {
-  var status: Int32
-  var output: String
-  var errors: String
-}
-
-/// Runs a program found on `PATH` and captures its output.
-func runTool(_ name: String, _ arguments: [String]) throws -> ToolResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [name] + arguments
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardOutput = output
-  process.standardError = errors
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let errorData = Mutex<Data>(Data())
-  let done = DispatchSemaphore(value: 0)
-  let errorHandle = errors.fileHandleForReading
-  DispatchQueue.global().async {
-    let data = errorHandle.readDataToEndOfFile()
-    errorData.withLock { $0 = data }
-    done.signal()
-  }
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  done.wait()
-  return ToolResult(
-    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-    errors: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
-}
-
 /// Runs a program and requires it to succeed; returns its standard output.
 @discardableResult
 func requireTool(_ name: String, _ arguments: [String]) throws -> String {
-  let result = try runTool(name, arguments)
+  let result = try runProgram(name, arguments)
   try #require(
-    result.status == 0, "\(name) \(arguments.joined(separator: " ")) failed: \(result.errors)")
-  return result.output
+    result.status == 0, "\(name) \(arguments.joined(separator: " ")) failed: \(result.err)")
+  return result.out
 }
 
 /// The shared test picture, drawn in points on a 100 × 80 point frame:

@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellRender
+import SwellTestSupport
 import Testing
 
 /// Frame `index` of the test animation on a 64 × 48 point frame: white, with a 16-point red
@@ -15,35 +16,9 @@ private func drawMovingSquare(_ index: Int) -> (CairoContext) -> Void {
   }
 }
 
-/// What ffprobe says about a video's first stream.
-private struct Probe {
-  var codec: String
-  var width: Int
-  var height: Int
-  var frames: Int
-  var pixelFormat: String
-  var duration: Double
-}
-
-private func probe(_ path: String) throws -> Probe {
-  let json = try requireTool(
-    "ffprobe",
-    [
-      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-      "stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration", "-of", "json", path,
-    ])
-  let root = try #require(
-    try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-  let streams = try #require(root["streams"] as? [[String: Any]])
-  let stream = try #require(streams.first)
-  let format = try #require(root["format"] as? [String: Any])
-  return Probe(
-    codec: try #require(stream["codec_name"] as? String),
-    width: try #require(stream["width"] as? Int),
-    height: try #require(stream["height"] as? Int),
-    frames: Int(try #require(stream["nb_read_frames"] as? String)) ?? -1,
-    pixelFormat: stream["pix_fmt"] as? String ?? "",
-    duration: Double(format["duration"] as? String ?? "") ?? -1)
+/// ffprobe's view of a video's first stream; fails the test when ffprobe cannot read it.
+private func probe(_ path: String) throws -> VideoStreamInfo {
+  try #require(try probeVideoStream(path), "ffprobe cannot read \(path)")
 }
 
 /// Decodes one frame of a video to an image with ffmpeg.
@@ -82,7 +57,8 @@ struct VideoSinkTests {
     #expect(info.pixelFormat == "yuv420p")
     #expect(info.width == 64 && info.height == 48)
     #expect(info.frames == 12)
-    #expect(abs(info.duration - 0.5) < 0.05, "duration \(info.duration)")
+    let duration = try #require(info.duration)
+    #expect(abs(duration - 0.5) < 0.05, "duration \(duration)")
     // Colours come through in the right channel order: red stays red.
     let frame = try extractFrame(3, of: path, in: folder)
     let square = try #require(frame.pixel(x: 20, y: 24))

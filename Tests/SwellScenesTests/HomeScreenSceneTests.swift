@@ -4,6 +4,7 @@ import SwellGeometry
 import SwellLayers
 import SwellMotion
 import SwellScenes
+import SwellTestSupport
 import Testing
 
 /// Hand-built motion at 100 Hz: still (identity) for `still` seconds, then a turn about the
@@ -20,22 +21,29 @@ func heldTilt(
   }
 }
 
-/// θ' = −(0.03 + 0.15·θ/π) by RK4 (independent of the engine).
-private func recentered(theta0: Double, after t: Double) -> Double {
-  var th = theta0
-  let h = 1e-3
-  var time = 0.0
-  func f(_ x: Double) -> Double { x <= 0 ? 0 : -(0.03 + 0.15 * x / .pi) }
-  while time < t - 1e-12 {
-    let dt = min(h, t - time)
-    let k1 = f(th)
-    let k2 = f(th + dt / 2 * k1)
-    let k3 = f(th + dt / 2 * k2)
-    let k4 = f(th + dt * k3)
-    th = max(0, th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4))
-    time += dt
+/// The built-in `homescreen` scene (a ``FileScene`` of ``SceneFile/homescreen``).
+private func homescreen(_ options: SceneOptions = SceneOptions()) throws -> FileScene {
+  try #require(BuiltInScenes.make("homescreen", options: options) as? FileScene)
+}
+
+extension FileScene {
+  /// The star-field wallpaper, `wallpaper`.
+  fileprivate var wallpaper: Layer {
+    get throws { try #require(root.layer(named: "wallpaper")) }
   }
-  return th
+
+  /// The app icons of the grid and the dock, `icon-ROW-COLUMN` and `dock-N`.
+  fileprivate var icons: [Layer] {
+    root.allLayers.filter { layer in
+      guard let name = layer.name, !name.hasSuffix("-glyph") else { return false }
+      return name.hasPrefix("icon-") || name.hasPrefix("dock-")
+    }
+  }
+
+  /// The dock, `dock`.
+  fileprivate var dock: Layer {
+    get throws { try #require(root.layer(named: "dock")) }
+  }
 }
 
 @Suite("homescreen scene")
@@ -55,11 +63,11 @@ struct HomeScreenSceneTests {
 
   @Test("a held 20° tilt: the trace follows the offset formula, then re-centres")
   func heldTiltTrace() throws {
-    let scene = HomeScreenScene()
+    let scene = try homescreen()
     let motion = heldTilt(degrees: 20, duration: 12)
     var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
     let rows = driver.trace(frames: driver.frameCount(duration: 12))
-    let model = scene.wallpaper.position
+    let model = try scene.wallpaper.position
     #expect(model == Point(x: 195, y: 422))
     var peak = 0.0
     for row in rows {
@@ -73,7 +81,7 @@ struct HomeScreenSceneTests {
       if t >= 1.5 {
         // Held since t = 1 s at 20°: θ(t) re-centres from its value when the ramp ended.
         let thetaAtHold = 20 * Double.pi / 180
-        let want = recentered(theta0: thetaAtHold, after: t - 1.0) / (.pi / 2)
+        let want = integrateRecentering(theta0: thetaAtHold, until: t - 1.0) / (.pi / 2)
         #expect(abs(h - want) < 0.015 + 0.01, "t = \(t): \(h) vs \(want)")
       }
     }
@@ -86,7 +94,7 @@ struct HomeScreenSceneTests {
 
   @Test("icons and the dock stay put while the wallpaper moves")
   func iconsStayPut() throws {
-    let scene = HomeScreenScene()
+    let scene = try homescreen()
     var driver = SceneDriver(
       scene: scene, motion: heldTilt(degrees: 30, axis: Vector3(1, 1, 0), duration: 1.5),
       framesPerSecond: 60)
@@ -98,30 +106,30 @@ struct HomeScreenSceneTests {
       let presented = try #require(p.layer(named: name))
       #expect(presented.position == icon.position, "\(name)")
     }
-    #expect(p.layer(named: "dock")?.position == scene.dock.position)
+    #expect(p.layer(named: "dock")?.position == (try scene.dock.position))
     let wp = try #require(p.layer(named: "wallpaper"))
-    #expect(wp.position != scene.wallpaper.position)
-    #expect(scene.wallpaper.position == Point(x: 195, y: 422), "model untouched")
+    #expect(wp.position != (try scene.wallpaper.position))
+    #expect(try scene.wallpaper.position == Point(x: 195, y: 422), "model untouched")
     #expect(scene.icons.count == 28)
   }
 
   @Test("the wallpaper covers the screen at every offset")
-  func wallpaperCovers() {
-    let scene = HomeScreenScene()
+  func wallpaperCovers() throws {
+    let scene = try homescreen()
     for h in stride(from: -1.0, through: 1, by: 0.25) {
       for v in stride(from: -1.0, through: 1, by: 0.25) {
         scene.applicator.apply(ViewerOffset(horizontal: h, vertical: v), to: scene.root)
-        let f = scene.wallpaper.presentationCopy(at: 0).frame
+        let f = try scene.wallpaper.presentationCopy(at: 0).frame
         #expect(f.minX <= 0 && f.minY <= 0 && f.maxX >= 390 && f.maxY >= 844, "h \(h) v \(v)")
       }
     }
   }
 
   @Test("Reduce Motion: the offset stays (0, 0) and the wallpaper at its model position")
-  func reduceMotion() {
+  func reduceMotion() throws {
     var options = SceneOptions()
     options.reduceMotion = true
-    let scene = HomeScreenScene(options: options)
+    let scene = try homescreen(options)
     var driver = SceneDriver(
       scene: scene, motion: heldTilt(degrees: 40, duration: 2), framesPerSecond: 60)
     for row in driver.trace(frames: 120) {
@@ -131,29 +139,29 @@ struct HomeScreenSceneTests {
   }
 
   @Test("the same motion gives the same trace; the star field is seeded")
-  func deterministic() {
+  func deterministic() throws {
     let motion = heldTilt(degrees: 25, axis: Vector3(0.3, 1, 0), duration: 2)
-    var a = SceneDriver(scene: HomeScreenScene(), motion: motion, framesPerSecond: 60)
-    var b = SceneDriver(scene: HomeScreenScene(), motion: motion, framesPerSecond: 60)
+    var a = SceneDriver(scene: try homescreen(), motion: motion, framesPerSecond: 60)
+    var b = SceneDriver(scene: try homescreen(), motion: motion, framesPerSecond: 60)
     #expect(a.trace(frames: 121) == b.trace(frames: 121))
-    let s1 = HomeScreenScene()
-    let s2 = HomeScreenScene()
-    let stars1 = (s1.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
-    let stars2 = (s2.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
+    let s1 = try homescreen()
+    let s2 = try homescreen()
+    let stars1 = (try s1.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
+    let stars2 = (try s2.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
     #expect(stars1 != nil && stars1 == stars2)
     #expect((stars1?.elements.count ?? 0) > 50)
   }
 
   @Test("the canvas follows the size and scale options")
-  func options() {
+  func options() throws {
     var o = SceneOptions()
     o.width = 320
     o.height = 568
     o.scale = 2
-    let s = HomeScreenScene(options: o)
+    let s = try homescreen(o)
     #expect(s.size == Size(width: 320, height: 568))
-    #expect(s.wallpaper.frame == Rect(x: -40, y: -40, width: 400, height: 648))
-    #expect(s.wallpaper.contentsScale == 2)
+    #expect(try s.wallpaper.frame == Rect(x: -40, y: -40, width: 400, height: 648))
+    #expect(try s.wallpaper.contentsScale == 2)
     for icon in s.icons where icon.superlayer === s.root {
       #expect(icon.frame.maxX <= 320 && icon.frame.minX >= 0)
     }

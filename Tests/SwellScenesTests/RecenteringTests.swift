@@ -86,8 +86,8 @@ struct RecenteringTests {
   @Test("homescreen: recenterViewerOffset(at:) makes the held tilt neutral")
   func homescreen() throws {
     try check(
-      make: { HomeScreenScene() },
-      recenter: { scene, t in (scene as? HomeScreenScene)?.recenterViewerOffset(at: t) })
+      make: { FileScene(file: .homescreen) },
+      recenter: { scene, t in (scene as? FileScene)?.recenterViewerOffset(at: t) })
   }
 
   @Test("scene file with motion effects: recenterViewerOffset(at:) makes the held tilt neutral")

@@ -79,12 +79,12 @@ struct SceneFileTests {
     #expect(g.startPoint == Point(x: 0.5, y: 0))
     let effect = try #require(f.layers[0].motionEffects?.first?.base as? InterpolatingMotionEffect)
     #expect(effect.keyPath == "center.x")
-    guard case .path(let p) = try #require(f.layers[1].shape) else {
-      Issue.record("expected a path")
+    guard case .pathData(let p) = try #require(f.layers[1].shape) else {
+      Issue.record("expected path data")
       return
     }
     #expect(
-      p.elements == [
+      p.path.elements == [
         .move(to: Point(x: 0, y: 0)), .line(to: Point(x: 50, y: 0)),
         .line(to: Point(x: 25, y: 40)), .close,
       ])

@@ -42,12 +42,39 @@ public func runSwell(
   _ arguments: [String], environment: [String: String?] = [:], input: Data? = nil,
   directory: URL? = nil
 ) throws -> (status: Int32, out: String, err: String) {
+  try runProcess(
+    try swellExecutable(), arguments, environment: environment, input: input,
+    directory: directory)
+}
+
+/// Runs a program found on `PATH` (through `/usr/bin/env`), such as a Debian tool that reads an
+/// output back (`ffprobe`, `pdfinfo`, `rsvg-convert`, ...), with standard input at end of file.
+///
+/// - Parameters:
+///   - name: The program.
+///   - arguments: Its arguments.
+/// - Returns: The exit status, standard output and standard error.
+/// - Throws: An error starting the process.
+public func runProgram(_ name: String, _ arguments: [String]) throws -> (
+  status: Int32, out: String, err: String
+) {
+  try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
+}
+
+/// Runs an executable and collects its exit status and output (both pipes are drained
+/// concurrently, so large output cannot deadlock).
+private func runProcess(
+  _ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
+  input: Data? = nil, directory: URL? = nil
+) throws -> (status: Int32, out: String, err: String) {
   let process = Process()
-  process.executableURL = try swellExecutable()
+  process.executableURL = executable
   process.arguments = arguments
-  var env = ProcessInfo.processInfo.environment
-  for (k, v) in environment { env[k] = v }
-  process.environment = env
+  if !environment.isEmpty {
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+  }
   if let directory { process.currentDirectoryURL = directory }
   let out = Pipe()
   let err = Pipe()

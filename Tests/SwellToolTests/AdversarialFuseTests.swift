@@ -62,7 +62,7 @@ struct AdversarialFuseTests {
     let seed = UInt64(rate) &* 1_000 &+ UInt64(name.count)
     var rng = SplitMix64(seed: seed)
     let start = [0, 1.7e9, -3][Int(rate) % 3]
-    let folder = try adversarialFolder("fuse")
+    let folder = try scratchFolder("adversarial-fuse")
     defer { try? FileManager.default.removeItem(at: folder) }
     let times = jitteredTimes(start: start, rate: rate, duration: 3, jitter: 0.3, rng: &rng)
     let input = try writeFile(
@@ -95,7 +95,7 @@ struct AdversarialFuseTests {
   @Test(arguments: [25.0, 1000])
   func rawRecordingDrivesTheWave(rate: Double) throws {
     var rng = SplitMix64(seed: UInt64(rate))
-    let folder = try adversarialFolder("rawtrace")
+    let folder = try scratchFolder("adversarial-rawtrace")
     defer { try? FileManager.default.removeItem(at: folder) }
     let beta = 30 * Double.pi / 180
     let g = Vector3(sin(beta), -cos(beta), 0)
@@ -119,7 +119,7 @@ struct AdversarialFuseTests {
   /// Ten minutes at 100 Hz of raw samples: fused in full, unit quaternions throughout.
   @Test func tenMinutesRaw() throws {
     var rng = SplitMix64(seed: 600)
-    let folder = try adversarialFolder("rawlong")
+    let folder = try scratchFolder("adversarial-rawlong")
     defer { try? FileManager.default.removeItem(at: folder) }
     let times = (0...60_000).map { Double($0) / 100 }
     let input = try writeFile(
@@ -146,7 +146,7 @@ struct AdversarialFuseTests {
   ])
   func rawSpellings(variant: String) throws {
     var rng = SplitMix64(seed: 77)
-    let folder = try adversarialFolder("rawspell")
+    let folder = try scratchFolder("adversarial-rawspell")
     defer { try? FileManager.default.removeItem(at: folder) }
     let times = (0...150).map { Double($0) / 50 }
     let clean = restingRawCSV(
@@ -196,7 +196,7 @@ struct AdversarialFuseTests {
     ("same time", "-1,0,0,0,0,0,9.8,,,", ["bad.csv", ":3", "t_s"]),
   ])
   func refusedRaw(name: String, row: String, mentioning: [String]) throws {
-    let folder = try adversarialFolder("rawbad")
+    let folder = try scratchFolder("adversarial-rawbad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = rawIMUHeader + "\n-1,0,0,0,0,0,9.8,,,\n" + row + "\n0.01,0,0,0,0,0,9.8,,,\n"
     let bad = try writeFile(text, named: "bad.csv", in: folder)
@@ -216,7 +216,7 @@ struct AdversarialFuseTests {
   ])
   func refusedFuseWords(words: [String], mentioning: String) throws {
     var rng = SplitMix64(seed: 5)
-    let folder = try adversarialFolder("fusewords")
+    let folder = try scratchFolder("adversarial-fusewords")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = try writeFile(
       restingRawCSV(
@@ -232,7 +232,7 @@ struct AdversarialFuseTests {
   @Test(arguments: [1, 2])
   func tinyRaw(count: Int) throws {
     var rng = SplitMix64(seed: UInt64(count))
-    let folder = try adversarialFolder("rawtiny")
+    let folder = try scratchFolder("adversarial-rawtiny")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = try writeFile(
       restingRawCSV(

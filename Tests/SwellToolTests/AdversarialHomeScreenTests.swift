@@ -56,7 +56,7 @@ struct AdversarialHomeScreenTests {
   @Test(arguments: [(11 as UInt64, 1.7e9), (12, 0), (13, -40)])
   func randomAttitudes(seed: UInt64, start: Double) throws {
     var rng = SplitMix64(seed: seed)
-    let folder = try adversarialFolder("hsrandom")
+    let folder = try scratchFolder("adversarial-hsrandom")
     defer { try? FileManager.default.removeItem(at: folder) }
     var times = jitteredTimes(start: start, rate: 100, duration: 2, jitter: 0.4, rng: &rng)
     times += jitteredTimes(

@@ -27,7 +27,7 @@ struct AdversarialInputTests {
     "reference frame comment", "everything",
   ])
   func acceptedSpellings(variant: String) throws {
-    let folder = try adversarialFolder("spelling")
+    let folder = try scratchFolder("adversarial-spelling")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = try cleanRows()
     let clean = try writeFile(deviceMotionCSV(rows), named: "clean.csv", in: folder)
@@ -103,7 +103,7 @@ struct AdversarialInputTests {
     ("unknown frame", "# referenceFrame: sideways\nHEADER\nROW\n", ["bad.csv", "sideways"]),
   ])
   func refusedFiles(name: String, template: String, mentioning: [String]) throws {
-    let folder = try adversarialFolder("refused")
+    let folder = try scratchFolder("adversarial-refused")
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = template.replacingOccurrences(of: "HEADER", with: deviceMotionHeader)
       .replacingOccurrences(of: "ROW", with: "0,1,0,0,0,0,-1,0,0,0,0,0,0,0")
@@ -120,7 +120,7 @@ struct AdversarialInputTests {
 
   /// Non-UTF-8 bytes inside a number, a directory instead of a file, a missing file.
   @Test func unreadableKinds() throws {
-    let folder = try adversarialFolder("kinds")
+    let folder = try scratchFolder("adversarial-kinds")
     defer { try? FileManager.default.removeItem(at: folder) }
     var bytes = Data((deviceMotionHeader + "\n0,1,0,0,0,0,-1,0,0,0,0,0,0,0\n1,1,0,0,0,0,-1,0").utf8)
     bytes += Data([0xFF, 0xFE])
@@ -146,7 +146,7 @@ struct AdversarialInputTests {
   /// A file without read permission: refused in one line naming it, unless the tests run as
   /// root (which reads it anyway, and then it must trace normally).
   @Test func unreadableFile() throws {
-    let folder = try adversarialFolder("perm")
+    let folder = try scratchFolder("adversarial-perm")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = try writeFile(deviceMotionCSV(try cleanRows()), named: "locked.csv", in: folder)
     try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
@@ -162,7 +162,7 @@ struct AdversarialInputTests {
   /// Huge but finite values (rates of 1e300 rad/s, gravity of 1e300 g): accepted, and nothing
   /// non-finite comes out; the amplitude and tilt stay within their bounds.
   @Test func hugeFiniteValues() throws {
-    let folder = try adversarialFolder("huge")
+    let folder = try scratchFolder("adversarial-huge")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...100).map { i -> MotionRow in
       let big = i % 2 == 0 ? 1e300 : -1e300
@@ -220,7 +220,7 @@ struct AdversarialInputTests {
   /// `-o` onto an existing file replaces it by rename (a hard link keeps the old contents), and a
   /// failed run leaves the existing file as it was.
   @Test func outputs() throws {
-    let folder = try adversarialFolder("outputs")
+    let folder = try scratchFolder("adversarial-outputs")
     defer { try? FileManager.default.removeItem(at: folder) }
     let plain = try writeFile("I am a file\n", named: "plain.txt", in: folder)
     let motion = try writeFile(deviceMotionCSV(try cleanRows()), named: "m.csv", in: folder)

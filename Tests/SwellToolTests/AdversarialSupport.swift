@@ -20,18 +20,6 @@ let rawIMUHeader = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz"
 /// Standard gravity, m/s², used to turn gravity in g into a specific force.
 let standardGravity = 9.806_65
 
-/// A fresh, empty scratch folder under the temporary directory.
-///
-/// - Parameter tag: A word naming the test, part of the folder name.
-/// - Returns: The folder's URL.
-/// - Throws: An error creating it.
-func adversarialFolder(_ tag: String) throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swell-adversarial-\(tag)-\(UInt64.random(in: 0...UInt64.max))")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 /// Writes text to a file in a folder.
 ///
 /// - Parameters:

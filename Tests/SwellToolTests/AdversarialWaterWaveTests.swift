@@ -29,7 +29,7 @@ struct AdversarialWaterWaveTests {
   func ratesAndStartTimes(rate: Double, start: Double) throws {
     let seed = UInt64(rate) &* 31 &+ UInt64(bitPattern: Int64(start))
     var rng = SplitMix64(seed: seed)
-    let folder = try adversarialFolder("rates")
+    let folder = try scratchFolder("adversarial-rates")
     defer { try? FileManager.default.removeItem(at: folder) }
     let times = jitteredTimes(start: start, rate: rate, duration: 3, jitter: 0.3, rng: &rng)
     let rows = try scriptRows("tilt 30deg right over 0.5s; hold 2.5s", at: times)
@@ -67,7 +67,7 @@ struct AdversarialWaterWaveTests {
     ("almost flat", Vector3(0.01, -0.02, -0.9997), 0, -26.565_051),
   ])
   func heldPose(name: String, gravity: Vector3, corrected: Double, seedExact: Double) throws {
-    let folder = try adversarialFolder("pose")
+    let folder = try scratchFolder("adversarial-pose")
     defer { try? FileManager.default.removeItem(at: folder) }
     let times = (0...300).map { Double($0) / 100 }
     let path = try writeFile(
@@ -89,7 +89,7 @@ struct AdversarialWaterWaveTests {
   /// or jump anywhere in the trace (the seed's atan2 wrap hazard), for both rules.
   @Test(arguments: [("right", 20.0), ("left", 20), ("right", 2), ("left", 3)])
   func continuousRotation(direction: String, seconds: Double) throws {
-    let folder = try adversarialFolder("spin")
+    let folder = try scratchFolder("adversarial-spin")
     defer { try? FileManager.default.removeItem(at: folder) }
     let times = (0...Int(seconds * 100 + 300)).map { Double($0) / 100 }
     let script = "tilt 720deg \(direction) over \(seconds)s; hold 3s"
@@ -114,7 +114,7 @@ struct AdversarialWaterWaveTests {
   /// within ±45° (the eased, additive retargeting never overshoots the targets) and is smooth.
   @Test(arguments: [0.7, 1, 2, 5, 12])
   func rapidAlternation(frequency: Double) throws {
-    let folder = try adversarialFolder("alternate")
+    let folder = try scratchFolder("adversarial-alternate")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...400).map { i -> MotionRow in
       let t = Double(i) / 100
@@ -165,7 +165,7 @@ struct AdversarialWaterWaveTests {
   /// Negative-only pitch rates: the seed reacts to positive rates only (`--seed-exact`: no
   /// amplitude), the corrected rule to |ω_x|.
   @Test func negativeOnlyPitchRate() throws {
-    let folder = try adversarialFolder("negative")
+    let folder = try scratchFolder("adversarial-negative")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...200).map { i -> MotionRow in
       let t = Double(i) / 100
@@ -186,7 +186,7 @@ struct AdversarialWaterWaveTests {
   @Test(arguments: [1 as UInt64, 2, 3], ["classic", "sloshing"])
   func randomMotionFrameRateIndependence(seed: UInt64, response: String) throws {
     var rng = SplitMix64(seed: seed)
-    let folder = try adversarialFolder("random")
+    let folder = try scratchFolder("adversarial-random")
     defer { try? FileManager.default.removeItem(at: folder) }
     var times = jitteredTimes(start: 1.7e9, rate: 100, duration: 2, jitter: 0.45, rng: &rng)
     // A gap of a few seconds, then more samples.
@@ -230,7 +230,7 @@ struct AdversarialWaterWaveTests {
   /// One sample, two samples, and a single sample traced for a while: the row rule and the
   /// settle still hold.
   @Test func tinyRecordings() throws {
-    let folder = try adversarialFolder("tiny")
+    let folder = try scratchFolder("adversarial-tiny")
     defer { try? FileManager.default.removeItem(at: folder) }
     let one = try writeFile(
       deviceMotionCSV(heldRows(gravity: turned(30), times: [5])), named: "one.csv", in: folder)
@@ -249,7 +249,7 @@ struct AdversarialWaterWaveTests {
   /// Ten minutes at 100 Hz of slow swaying: the whole file is traced (36 001 rows) with the
   /// invariants holding throughout.
   @Test func tenMinutesAt100Hz() throws {
-    let folder = try adversarialFolder("long")
+    let folder = try scratchFolder("adversarial-long")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...60_000).map { i -> MotionRow in
       let t = Double(i) / 100

@@ -6,13 +6,6 @@ import Testing
 
 @testable import SwellTool
 
-private func scratchFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swell-fuse-tests-\(UInt64.random(in: 0...UInt64.max))")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 /// A raw IMU CSV of a device lying still, face up, for `seconds` at `rate` Hz.
 private func stillRecording(seconds: Double, rate: Double, magnetometer: Bool) -> String {
   var s = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n"
@@ -28,7 +21,7 @@ private func stillRecording(seconds: Double, rate: Double, magnetometer: Bool) -
 struct FuseCommandTests {
   @Test("fuses the bundled Sensor Logger recording into a device-motion CSV")
   func bundledRecording() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("fuse-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = packageRoot.appendingPathComponent(
       "Sources/SwellTool/Resources/sensorlogger-ios-rotation")
@@ -50,7 +43,7 @@ struct FuseCommandTests {
 
   @Test("--9d appends the magnetic columns and --rate resamples the output")
   func nineDAndRate() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("fuse-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("still.csv")
     try Data(stillRecording(seconds: 2, rate: 100, magnetometer: true).utf8).write(to: input)
@@ -74,7 +67,7 @@ struct FuseCommandTests {
 
   @Test("true north needs a declination, and names its frame in the output")
   func trueNorth() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("fuse-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("still.csv")
     try Data(stillRecording(seconds: 0.5, rate: 100, magnetometer: true).utf8).write(to: input)
@@ -100,7 +93,7 @@ struct FuseCommandTests {
 
   @Test("bad input: one line naming file, line and column; no output written")
   func badInput() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("fuse-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("bad.csv")
     try Data("t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n0,0,0,0,0,0,9.8\n0.01,0,abc,0,0,0,9.8\n".utf8)
@@ -127,7 +120,7 @@ struct FuseCommandTests {
       (["fuse", "MISSING", "-o", "OUT"], 1),
     ] as [([String], Int32)])
   func exitCodes(arguments: [String], expected: Int32) throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("fuse-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("six.csv")
     try Data(stillRecording(seconds: 0.2, rate: 100, magnetometer: false).utf8).write(to: input)

@@ -30,14 +30,33 @@ enum LiveTool {
     }
   }
 
-  struct Result {
+  struct Result: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String
   }
 
-  /// Runs `swell` with arguments; `environment` changes are applied to this process's.
+  /// Runs `swell` on a thread of its own (waiting for a live window takes seconds, which must
+  /// not hold a thread of the test pool that other suites' async tests need).
   static func run(
+    _ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil,
+    whileRunning: (@Sendable (Process) throws -> Void)? = nil
+  ) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(
+          with: Swift.Result {
+            try runBlocking(
+              arguments, environment: environment, directory: directory,
+              whileRunning: whileRunning)
+          })
+      }
+      thread.start()
+    }
+  }
+
+  /// Runs `swell` with arguments; `environment` changes are applied to this process's.
+  static func runBlocking(
     _ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil,
     whileRunning: ((Process) throws -> Void)? = nil
   ) throws -> Result {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SwellTestSupport
 import Synchronization
 import Testing
 
@@ -68,13 +69,13 @@ private let tilt = 30 * Double.pi / 180
 @Suite("swell live: sensor sources in a window (needs DISPLAY, as CI's xvfb-run gives)")
 struct LiveSensorToolTests {
   @Test("udp:PORT: JSON datagrams of a tilted pose tilt the water; --trace-out has every frame")
-  func udpTilt() throws {
+  func udpTilt() async throws {
     let port = UInt16.random(in: 30_000...60_000)
     let sender = UDPSender(port: port, accelerometer: [9.81 * sin(tilt), 9.81 * cos(tilt), 0])
     defer { sender.stop() }
     let trace = temporaryPath("udp.csv")
     defer { unlink(trace) }
-    let r = try LiveTool.run([
+    let r = try await LiveTool.run([
       "live", "waterwave", "--motion", "udp:\(port)", "--size", "195x422@1", "--frames", "90",
       "--stats", "--trace-out", trace, "--hud",
     ])
@@ -90,16 +91,32 @@ struct LiveSensorToolTests {
     #expect(abs(last - tilt) < 1.5 * .pi / 180, "water tilt \(last * 180 / .pi)°, want 30°")
   }
 
+  @Test("phone:URL that refuses connections: transient errors on stderr, the view runs on")
+  func phoneTransient() async throws {
+    let r = try await LiveTool.run([
+      "live", "waterwave", "--motion", "phone:http://127.0.0.1:1", "--size", "100x200@1",
+      "--frames", "60", "--stats",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try LiveTool.stats(r.stdout)["frames"] == 60)
+    let lines = r.stderr.split(separator: "\n")
+    #expect(!lines.isEmpty)
+    #expect(
+      lines.allSatisfy { $0.hasPrefix("swell live: phone:http://127.0.0.1:1: ") },
+      "\(r.stderr)")
+    #expect(r.stderr.contains("Connection refused"))
+  }
+
   @Test("iio (polled, fake sysfs tree): a tilted accelerometer tilts the water")
-  func iioPolledTilt() throws {
-    let tree = try SensorsFakeTree()
+  func iioPolledTilt() async throws {
+    let tree = try FakeIIOTree()
     // Sensor frame; the mount matrix maps (x, y) to device (y, −x), scale 0.000598 m/s².
     let s = 0.000598
     let raw = [Int((-9.81 * cos(tilt) / s).rounded()), Int((9.81 * sin(tilt) / s).rounded()), 0]
     try tree.addBMI160(raw: raw + [0, 0, 0])
     let trace = temporaryPath("iio.csv")
     defer { unlink(trace) }
-    let r = try LiveTool.run([
+    let r = try await LiveTool.run([
       "live", "waterwave", "--motion", "iio:bmi160", "--sysfs-root", tree.sysfs, "--dev-root",
       tree.dev, "--mode", "polled", "--rate", "100", "--size", "195x422@1", "--frames", "60",
       "--trace-out", trace,

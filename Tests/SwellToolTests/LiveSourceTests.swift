@@ -262,25 +262,16 @@ struct LiveSourceTests {
       ["live", "waterwave", "--motion", "keyboard", "--loop"],
       ["live", "waterwave", "--motion", "udp:5555", "--reference-frame", "north"],
     ])
-  func usage(arguments: [String]) throws {
-    let r = try LiveTool.run(arguments)
+  func usage(arguments: [String]) async throws {
+    let r = try await LiveTool.run(arguments)
     #expect(r.status == 2, "\(arguments): \(r.stderr)")
     #expect(r.stderr.hasPrefix("swell live: "))
     #expect(r.stderr.split(separator: "\n").count == 1)
   }
 
-  @Test("phone:URL: a clear one-line error while its source is not in the build")
-  func phoneNotYet() throws {
-    let r = try LiveTool.run(["live", "waterwave", "--motion", "phone:http://192.168.1.5:8080"])
-    #expect(r.status == 1)
-    #expect(r.stderr.hasPrefix("swell live: --motion phone:http://192.168.1.5:8080: "))
-    #expect(r.stderr.contains("not available"))
-    #expect(r.stderr.split(separator: "\n").count == 1)
-  }
-
   @Test("iio: a missing sysfs tree fails with one line naming it")
-  func iioMissing() throws {
-    let r = try LiveTool.run([
+  func iioMissing() async throws {
+    let r = try await LiveTool.run([
       "live", "waterwave", "--motion", "iio", "--sysfs-root", "/nonexistent-swell-iio",
     ])
     #expect(r.status == 1)

@@ -2,6 +2,8 @@ import Foundation
 import SwellRender
 import Testing
 
+@testable import SwellTool
+
 /// Runs a helper program (xdotool, tmux) with `posix_spawnp` and `waitpid` and returns its
 /// standard output. The output goes through a file, not a pipe: a tmux server started by
 /// `new-session` would inherit a pipe and keep it open.
@@ -119,8 +121,8 @@ struct LiveWindowToolTests {
   let recording = LiveTool.fixtures.appendingPathComponent("live-roll.csv").path
 
   @Test("waterwave --frames 600 --stats: 600 frames at about 60 Hz, the stats line last")
-  func stats() throws {
-    let r = try LiveTool.run([
+  func stats() async throws {
+    let r = try await LiveTool.run([
       "live", "waterwave", "--motion", recording, "--size", "390x844@1", "--frames", "600",
       "--stats",
     ])
@@ -137,18 +139,18 @@ struct LiveWindowToolTests {
   }
 
   @Test("a live screenshot at T has the pixels of `swell render --time T`")
-  func screenshotMatchesOfflineRender() throws {
+  func screenshotMatchesOfflineRender() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let live = folder.appendingPathComponent("live.png").path
     let offline = folder.appendingPathComponent("offline.png").path
-    let r = try LiveTool.run([
+    let r = try await LiveTool.run([
       "live", "waterwave", "--motion", recording, "--size", "195x422@1", "--screenshot-at", "1.5",
       "--screenshot", live, "--frames", "110",
     ])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("screenshot: \(live)"))
-    let o = try LiveTool.run([
+    let o = try await LiveTool.run([
       "render", "waterwave", "--motion", recording, "--size", "195x422@1", "--time", "1.5", "-o",
       offline,
     ])
@@ -167,8 +169,8 @@ struct LiveWindowToolTests {
   }
 
   @Test("no display: a one-line error suggesting --terminal, exit status 1")
-  func noDisplay() throws {
-    let r = try LiveTool.run(
+  func noDisplay() async throws {
+    let r = try await LiveTool.run(
       ["live", scene, "--frames", "3"],
       environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
     #expect(r.status == 1)
@@ -184,35 +186,37 @@ struct LiveWindowToolTests {
       ["live"], ["live", "nosuchscene"], ["live", "x.json", "--frames", "1.5"],
       ["live", "x.json", "--size", "3"], ["live", "x.json", "--fps", "0"],
     ])
-  func usage(arguments: [String]) throws {
-    let r = try LiveTool.run(arguments)
+  func usage(arguments: [String]) async throws {
+    let r = try await LiveTool.run(arguments)
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.hasPrefix("swell live: "))
   }
 
   @Test("keys through xdotool: space pauses and resumes, s saves a screenshot, q quits")
-  func keys() throws {
+  func keys() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let x = try PrivateXServer()
-    let r = try LiveTool.run(
-      ["live", scene, "--stats"], environment: ["DISPLAY": x.display], directory: folder
+    let display = x.display
+    let r = try await LiveTool.run(
+      ["live", scene, "--stats"], environment: ["DISPLAY": display], directory: folder
     ) { process in
       var window = ""
       let found = try waitFor(seconds: 20) {
         window =
           try tool(
-            "xdotool", ["search", "--pid", "\(process.processIdentifier)"], display: x.display
+            "xdotool", ["search", "--pid", "\(process.processIdentifier)"], display: display
           )
           .split(separator: "\n").first.map(String.init) ?? ""
         return !window.isEmpty
       }
-      #expect(found, "no window appeared")
+      guard found else { throw ToolError("no window appeared") }
       for key in ["space", "s", "space", "q"] {
-        try tool("xdotool", ["key", "--window", window, key], display: x.display)
+        try tool("xdotool", ["key", "--window", window, key], display: display)
         usleep(150_000)
       }
     }
+    withExtendedLifetime(x) {}
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("paused at ") == true, "\(lines)")
@@ -228,33 +232,35 @@ struct LiveWindowToolTests {
 
 extension LiveWindowToolTests {
   @Test("the r key through xdotool re-centres the homescreen's viewer offset to 0 at once")
-  func recenterKey() throws {
+  func recenterKey() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let trace = folder.appendingPathComponent("trace.csv").path
     let x = try PrivateXServer()
-    let r = try LiveTool.run(
+    let display = x.display
+    let r = try await LiveTool.run(
       [
         "live", "homescreen", "--size", "195x422@1", "--trace-out", trace, "--motion",
         "script:hold 0.2s; turn 20deg right over 0.3s; hold 60s",
-      ], environment: ["DISPLAY": x.display]
+      ], environment: ["DISPLAY": display]
     ) { process in
       var window = ""
       let found = try waitFor(seconds: 20) {
         window =
           try tool(
             "xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"],
-            display: x.display
+            display: display
           )
           .split(separator: "\n").first.map(String.init) ?? ""
         return !window.isEmpty
       }
-      #expect(found, "no window appeared")
+      guard found else { throw ToolError("no window appeared") }
       usleep(1_000_000)  // the turn is done and held
-      try tool("xdotool", ["key", "--window", window, "r"], display: x.display)
+      try tool("xdotool", ["key", "--window", window, "r"], display: display)
       usleep(500_000)
-      try tool("xdotool", ["key", "--window", window, "q"], display: x.display)
+      try tool("xdotool", ["key", "--window", window, "q"], display: display)
     }
+    withExtendedLifetime(x) {}
     #expect(r.status == 0, "\(r.stderr)")
     let text = try String(contentsOfFile: trace, encoding: .utf8)
     let lines = text.split(separator: "\n")

@@ -5,26 +5,19 @@ import SwellMotion
 import SwellTestSupport
 import Testing
 
-private func scanBytes(_ values: [Int16], timestampNs: Int64) -> [UInt8] {
-  var out: [UInt8] = []
-  for v in values { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-  while out.count % 8 != 0 { out.append(0) }
-  withUnsafeBytes(of: timestampNs.littleEndian) { out += $0 }
-  return out
-}
-
 @Suite("swell record")
 struct RecordCommandTests {
   @Test("records buffered IIO scans from the FIFO into a raw IMU CSV")
   func buffered() throws {
-    let tree = try SensorsFakeTree()
+    let tree = try FakeIIOTree()
     try tree.addBMI160()
     var bytes: [UInt8] = []
     for i in 0..<30 {
       bytes += scanBytes(
         [Int16(i), 0, 16150, 0, 0, Int16(-i)], timestampNs: 5_000_000_000 + Int64(i) * 5_000_000)
     }
-    let writer = SensorsFIFOWriter(path: tree.dev + "/iio:device0", bytes: bytes)
+    let writer = FIFOWriter(
+      path: tree.dev + "/iio:device0", bytes: bytes, chunk: bytes.count, drainBeforeClose: true)
     let out = tree.root + "/rec.csv"
     let r = try runSwell([
       "record", "iio:bmi160", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--mode",
@@ -51,7 +44,7 @@ struct RecordCommandTests {
 
   @Test("records polled IIO values, with --absolute-time")
   func polled() throws {
-    let tree = try SensorsFakeTree()
+    let tree = try FakeIIOTree()
     try tree.addBMI160(raw: [100, 0, 16150, 0, 0, 1000])
     let out = tree.root + "/polled.csv"
     let r = try runSwell([
@@ -71,7 +64,7 @@ struct RecordCommandTests {
 
   @Test("no sensor, bad sources and missing options are one-line errors")
   func errors() throws {
-    let tree = try SensorsFakeTree()
+    let tree = try FakeIIOTree()
     let out = tree.root + "/x.csv"
     let none = try runSwell([
       "record", "iio", "--sysfs-root", tree.root + "/none", "-o", out, "--duration", "1",

@@ -6,41 +6,9 @@ import Testing
 
 @testable import SwellTool
 
-private func scratchFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swell-render-tests-\(UInt64.random(in: 0...UInt64.max))")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
-/// Runs a Debian tool (ffprobe, rsvg-convert, ...) and returns its standard output.
-private func runTool(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [name] + arguments
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let data = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-/// `key=value` pairs of ffprobe's first video stream.
-private func probe(_ path: String) throws -> [String: String] {
-  let r = try runTool(
-    "ffprobe",
-    [
-      "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-      "stream=codec_name,width,height,nb_read_frames,duration", "-of", "default=nw=1", path,
-    ])
-  var fields: [String: String] = [:]
-  for line in r.out.split(separator: "\n") {
-    let parts = line.split(separator: "=", maxSplits: 1)
-    if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-  }
-  return fields
+/// ffprobe's view of a video's first stream; fails the test when ffprobe cannot read it.
+private func probe(_ path: String) throws -> VideoStreamInfo {
+  try #require(try probeVideoStream(path), "ffprobe cannot read \(path)")
 }
 
 /// The files in a folder (names), sorted.
@@ -48,57 +16,20 @@ private func listing(_ folder: URL) -> [String] {
   ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
 }
 
-/// A scene file with one flat water (amplitude 0) in a solid colour over a white sky.
-private let flatWaterScene = """
-  {"swellScene": 1, "name": "flat",
-   "canvas": {"width": 200, "height": 400, "scale": 1, "background": "#FFFFFF"},
-   "layers": [{"type": "waterWave", "name": "water",
-               "water": {"fillLevel": 0.5,
-                         "waves": [{"amplitude": 0, "wavelength": 100, "phaseSpeed": 1,
-                                    "fill": "#0000FF"}]}}]}
-  """
+/// A scene file with one flat water (amplitude 0) in blue over a white sky, 200 × 400 points.
+private let flatWaterScene = flatBlueWaterScene(width: 200, height: 400)
 
-/// Fits the water/air boundary of a picture: for each pixel column, the sub-pixel row where the
-/// blue fill starts (blue coverage crossing one half, from the pixel values), then a
-/// least-squares line through those points. Returns the on-screen angle of the line in degrees
-/// (positive = turned clockwise on screen, y down).
+/// The on-screen angle of the water surface in a blue-on-white picture, degrees (positive =
+/// turned clockwise on screen, y down), from ``waterSurfaceFit(_:columns:)``.
 private func boundaryAngleDegrees(_ image: ImageSurface, columns: ClosedRange<Int>) -> Double? {
-  var xs: [Double] = []
-  var ys: [Double] = []
-  for x in columns {
-    // Coverage of blue over white: red channel 255 (sky) ... 0 (water).
-    var previous = 0.0
-    for y in 0..<image.pixelHeight {
-      guard let p = image.pixel(x: x, y: y) else { return nil }
-      let water = 1 - Double(p.red) / 255
-      if water >= 0.5 {
-        // Linear interpolation of the half-coverage crossing between rows y-1 and y.
-        let f = water - previous > 0 ? (0.5 - previous) / (water - previous) : 0
-        xs.append(Double(x) + 0.5)
-        ys.append(Double(y) - 1 + f + 0.5)
-        break
-      }
-      previous = water
-    }
-  }
-  guard xs.count > 10 else { return nil }
-  let n = Double(xs.count)
-  let mx = xs.reduce(0, +) / n
-  let my = ys.reduce(0, +) / n
-  var sxy = 0.0
-  var sxx = 0.0
-  for (x, y) in zip(xs, ys) {
-    sxy += (x - mx) * (y - my)
-    sxx += (x - mx) * (x - mx)
-  }
-  return atan(sxy / sxx) * 180 / .pi
+  waterSurfaceFit(image, columns: columns)?.degrees
 }
 
 @Suite("swell render")
 struct RenderCommandTests {
   @Test("MP4: ffprobe reads h264 at the pixel size, with floor(duration·fps)+1 frames")
   func mp4() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("wave.mp4").path
     let r = try runSwell([
@@ -109,18 +40,18 @@ struct RenderCommandTests {
     #expect(r.err.isEmpty, "quiet when stderr is not a terminal: \(r.err)")
     #expect(r.out.hasPrefix("wrote \(out) (13 frames, 240x520 px"))
     let p = try probe(out)
-    #expect(p["codec_name"] == "h264")
-    #expect(p["width"] == "240")
-    #expect(p["height"] == "520")
-    #expect(p["nb_read_frames"] == "13")
-    let duration = try #require(Double(p["duration"] ?? ""))
+    #expect(p.codec == "h264")
+    #expect(p.width == 240)
+    #expect(p.height == 520)
+    #expect(p.frames == 13)
+    let duration = try #require(p.streamDuration)
     #expect(abs(duration - 13.0 / 12) < 0.01, "\(duration)")
     #expect(listing(folder) == ["wave.mp4"])
   }
 
   @Test("GIF and APNG: ffprobe counts the frames")
   func gifAndAPNG() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     for (name, codec) in [("w.gif", "gif"), ("w.apng", "apng")] {
       let out = folder.appendingPathComponent(name).path
@@ -129,22 +60,22 @@ struct RenderCommandTests {
       ])
       #expect(r.status == 0, "\(r.err)")
       let p = try probe(out)
-      #expect(p["codec_name"] == codec)
-      #expect(p["nb_read_frames"] == "5", "\(name): \(p)")
-      #expect(p["width"] == "60")
+      #expect(p.codec == codec)
+      #expect(p.frames == 5, "\(name): \(p)")
+      #expect(p.width == 60)
     }
   }
 
   @Test("WebP: webpinfo sees an animation with every frame")
   func webp() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("w.webp").path
     let r = try runSwell([
       "render", "waterwave", "--duration", "0.5", "--fps", "8", "--size", "60x130@1", "-o", out,
     ])
     #expect(r.status == 0, "\(r.err)")
-    let info = try runTool("webpinfo", [out])
+    let info = try runProgram("webpinfo", [out])
     #expect(info.status == 0)
     #expect(info.out.contains("Canvas size 60 x 130"), "\(info.out)")
     #expect(info.out.components(separatedBy: "Chunk ANMF").count - 1 == 5, "\(info.out)")
@@ -152,14 +83,14 @@ struct RenderCommandTests {
 
   @Test("PDF: pdfinfo counts one page per frame at the point size; pdftoppm draws it")
   func pdf() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("w.pdf").path
     let r = try runSwell([
       "render", "waterwave", "--duration", "0.25", "--fps", "12", "--size", "100x200@2", "-o", out,
     ])
     #expect(r.status == 0, "\(r.err)")
-    let info = try runTool("pdfinfo", [out])
+    let info = try runProgram("pdfinfo", [out])
     var fields: [String: String] = [:]
     for line in info.out.split(separator: "\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
@@ -169,7 +100,7 @@ struct RenderCommandTests {
     #expect(fields["Pages"] == "4", "\(info.out)")
     #expect(fields["Page size"] == "100 x 200 pts", "\(info.out)")
     let stem = folder.appendingPathComponent("page").path
-    let ppm = try runTool(
+    let ppm = try runProgram(
       "pdftoppm", ["-png", "-r", "72", "-f", "2", "-l", "2", "-singlefile", out, stem])
     #expect(ppm.status == 0)
     let page = try ImageSurface.load(contentsOfPNGFile: stem + ".png")
@@ -182,7 +113,7 @@ struct RenderCommandTests {
 
   @Test("PNG sequence: one numbered file per frame")
   func pngSequence() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let pattern = folder.appendingPathComponent("f-%03d.png").path
     let r = try runSwell([
@@ -202,7 +133,7 @@ struct RenderCommandTests {
       "hold 0.3s; tilt 30deg right over 1s; hold 1.5s",
     ])
   func levelSurface(script: String) throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let sceneURL = folder.appendingPathComponent("flat.json")
     try Data(flatWaterScene.utf8).write(to: sceneURL)
@@ -217,7 +148,7 @@ struct RenderCommandTests {
 
   @Test("at rest (no motion) the surface is horizontal at the fill level")
   func restingLevel() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let sceneURL = folder.appendingPathComponent("flat.json")
     try Data(flatWaterScene.utf8).write(to: sceneURL)
@@ -233,7 +164,7 @@ struct RenderCommandTests {
 
   @Test("SVG (through rsvg-convert) and PNG of the same frame agree closely")
   func svgMatchesPNG() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let args = ["--script", "tilt 20deg left over 0.5s", "--time", "0.75", "--size", "130x280@1"]
     let png = folder.appendingPathComponent("f.png").path
@@ -241,7 +172,7 @@ struct RenderCommandTests {
     #expect(try runSwell(["render", "waterwave", "-o", png] + args).status == 0)
     #expect(try runSwell(["render", "waterwave", "-o", svg] + args).status == 0)
     let converted = folder.appendingPathComponent("svg.png").path
-    #expect(try runTool("rsvg-convert", ["-o", converted, svg]).status == 0)
+    #expect(try runProgram("rsvg-convert", ["-o", converted, svg]).status == 0)
     let a = try ImageSurface.load(contentsOfPNGFile: png)
     let b = try ImageSurface.load(contentsOfPNGFile: converted)
     #expect(a.pixelWidth == b.pixelWidth && a.pixelHeight == b.pixelHeight)
@@ -260,7 +191,7 @@ struct RenderCommandTests {
 
   @Test("scene print waterwave → file → render gives the same pixels as render waterwave")
   func printedFileRendersTheSame() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("waterwave.json").path
     let p = try runSwell(["scene", "print", "waterwave", "-o", file])
@@ -293,7 +224,7 @@ struct RenderCommandTests {
       (["--script", "wobble 3"], 1, "swell render: --script:"),
     ])
   func badOptions(extra: [String], status: Int32, message: String) throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("x.mp4").path
     let r = try runSwell(["render", "waterwave", "-o", out] + extra)
@@ -305,7 +236,7 @@ struct RenderCommandTests {
 
   @Test("a malformed scene file names the JSON path; nothing is written")
   func malformedScene() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let sceneURL = folder.appendingPathComponent("bad.json")
     try Data(
@@ -328,7 +259,7 @@ struct RenderCommandTests {
 
   @Test("an unwritable output and a missing ffmpeg are one line each, with no partial file")
   func outputFailures() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let missingFolder = folder.appendingPathComponent("no/such/dir/x.png").path
     let a = try runSwell(["render", "waterwave", "--size", "40x80@1", "-o", missingFolder])
@@ -358,7 +289,7 @@ struct RenderCommandTests {
 struct SceneCommandTests {
   @Test("check summarises a good file and names the bad field of a bad one")
   func check() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let good = folder.appendingPathComponent("w.json").path
     #expect(try runSwell(["scene", "print", "waterwave", "-o", good]).status == 0)
@@ -390,7 +321,7 @@ struct SceneCommandTests {
 struct DemoCommandTests {
   @Test("renders the bundled recording to a video and says where")
   func file() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("demo.mp4").path
     let r = try runSwell(
@@ -399,13 +330,13 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(r.out.contains("swell demo: the video is at \(out)"), "\(r.out)")
     let p = try probe(out)
-    #expect(p["nb_read_frames"] == "11")
-    #expect(p["width"] == "100")
+    #expect(p.frames == 11)
+    #expect(p.width == 100)
   }
 
   @Test("without a display it renders the file (the default)")
   func noDisplay() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let r = try runSwell(
       ["demo", "--duration", "0.2", "--fps", "10", "--size", "50x108@1"],

@@ -6,7 +6,7 @@ import Testing
 struct SensorsCommandTests {
   @Test("lists a fake bmi160 with channels, rate, scale and mount matrix")
   func lists() throws {
-    let tree = try SensorsFakeTree()
+    let tree = try FakeIIOTree()
     try tree.addBMI160()
     let r = try runSwell(["sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev])
     #expect(r.status == 0, "\(r.err)")
@@ -24,7 +24,7 @@ struct SensorsCommandTests {
 
   @Test("says clearly when there are no sensors, and why")
   func none() throws {
-    let tree = try SensorsFakeTree()
+    let tree = try FakeIIOTree()
     let missing = try runSwell(["sensors", "--sysfs-root", tree.root + "/no-such-dir"])
     #expect(missing.status == 1)
     #expect(missing.out.isEmpty)

@@ -11,13 +11,6 @@ private func trace(_ arguments: [String]) throws -> (status: Int32, out: String,
   try runSwell(["trace"] + arguments)
 }
 
-private func scratchFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swell-trace-tests-\(UInt64.random(in: 0...UInt64.max))")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 /// Parsed CSV trace: header and numeric rows.
 private struct Table {
   var header: [String]
@@ -112,7 +105,7 @@ struct TraceCommandTests {
   }
 
   @Test func recordingAt60And120FpsAgreesAtSharedTimes() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("trace-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("motion.csv")
     try deviceMotionCSV(
@@ -152,7 +145,7 @@ struct TraceCommandTests {
   }
 
   @Test func writesOutputAtomically() throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("trace-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("trace.csv")
     let r = try trace(["waterwave", "--duration", "1", "-o", out.path])
@@ -193,7 +186,7 @@ struct TraceCommandTests {
   func badInputFailsWithOneLineAndNoOutput(
     name: String, file: String?, args: [String], mention: String
   ) throws {
-    let folder = try scratchFolder()
+    let folder = try scratchFolder("trace-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("bad.csv")
     if let file { try file.write(to: input, atomically: true, encoding: .utf8) }

@@ -69,6 +69,21 @@ public struct AttitudeEstimator: Sendable {
     /// |ω|·δ. The delay (0-50 ms) is the slope of the field's deviation from its recent mean
     /// against ω × m, accumulated over about 100 s while the field is undisturbed.
     public var estimatesMagnetometerDelay = true
+    /// Whether the accelerometer's lever arm (its offset from the centre of rotation, device
+    /// frame) is estimated online and the centripetal and tangential accelerations it causes,
+    /// `ω × (ω × r) + α × r`, are removed from the accelerometer before the inclination filter.
+    /// A device held in the hand turns about the wrist or elbow, 0.1-0.2 m away; at 2 rad/s that
+    /// is 0.4-0.8 m/s², which the inclination filter would otherwise partly read as tilt (and
+    /// the scale estimate as a gyroscope error). On by default: on BROAD it lowers the 9D
+    /// error and its sensitivity to the other settings (the worst per-trial range under ±20 %
+    /// setting changes falls from 3.2° to 2.0°), at the cost of the 6D error of the fastest trial
+    /// (see `docs/fusion.md`).
+    public var estimatesLeverArm = true
+    /// Time over which the lever-arm regression averages, seconds.
+    public var leverArmTimeConstant: Double = 100
+    /// Rotation rate below which the lever-arm evidence counts little, rad/s: the regression is
+    /// shrunk toward zero by a prior equal to this rate to the fourth power (s⁻⁴).
+    public var leverArmMinimumRate: Double = 1
     /// Longest time step integrated, seconds; longer gaps hold the attitude.
     public var maximumGap: Double = 0.5
     /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
@@ -141,6 +156,10 @@ public struct AttitudeEstimator: Sendable {
   /// The estimated delay of the magnetometer behind the gyroscope, seconds (0 in 6D mode or
   /// when ``Settings/estimatesMagnetometerDelay`` is off).
   public var magnetometerDelay: Double { core.magDelay }
+
+  /// The estimated lever arm of the accelerometer, metres, device frame: its offset from the
+  /// centre of rotation (zero when ``Settings/estimatesLeverArm`` is off).
+  public var accelerometerLeverArm: Vector3 { Vector3(core.leverX, core.leverY, core.leverZ) }
 
   /// True while the rest detector finds the device still.
   public var isAtRest: Bool { core.atRest }

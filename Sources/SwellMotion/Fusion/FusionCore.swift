@@ -52,6 +52,25 @@ struct FusionCore: Sendable {
   @usableFromInline let magDelayPrior: Double
   @usableFromInline let magDelayRefTau: Double
   @usableFromInline let magDelaySumTau: Double
+  @usableFromInline let leverEstimate: Bool
+  @usableFromInline let leverTau: Double
+  @usableFromInline let leverPrior: Double
+  @usableFromInline let leverLimit: Double
+  /// Time constant of the first-order smoothing of the rate whose differences give α, seconds.
+  @usableFromInline let leverRateTau: Double
+  @usableFromInline var kLever = 0.0
+  /// Lever arm r (metres, device frame) and the exponential sums of MᵀM and Mᵀe of its
+  /// regression e = M r, M = [ω]ײ + [α]×.
+  @usableFromInline var leverX = 0.0
+  @usableFromInline var leverY = 0.0
+  @usableFromInline var leverZ = 0.0
+  @usableFromInline var leverA = InlineArray<6, Double>(repeating: 0)
+  @usableFromInline var leverB = InlineArray<3, Double>(repeating: 0)
+  /// The smoothed corrected rate of the previous sample (rad/s, device frame), for α.
+  @usableFromInline var lastWx = 0.0
+  @usableFromInline var lastWy = 0.0
+  @usableFromInline var lastWz = 0.0
+  @usableFromInline var hasLastW = false
   @usableFromInline var kMagDelayRef = 0.0
   @usableFromInline var kMagDelaySum = 0.0
   @usableFromInline var magDelay = 0.0
@@ -158,6 +177,11 @@ struct FusionCore: Sendable {
     magDelayPrior = 4000
     magDelayRefTau = 2
     magDelaySumTau = 100
+    leverEstimate = s.estimatesLeverArm
+    leverTau = max(s.leverArmTimeConstant, 1e-3)
+    leverPrior = max(pow(s.leverArmMinimumRate, 4), 1e-9)
+    leverLimit = 0.5
+    leverRateTau = 0.01
     estimateScale = s.estimatesGyroscopeScale && s.estimatesGyroscopeBias
     let sS = max(s.scaleInitialSigma, 1e-9)
     scaleP0 = sS * sS
@@ -183,6 +207,7 @@ struct FusionCore: Sendable {
     kMagRef = 1 - exp(-dt / magRefTau)
     kMagDelayRef = 1 - exp(-dt / magDelayRefTau)
     kMagDelaySum = 1 - exp(-dt / magDelaySumTau)
+    kLever = 1 - exp(-dt / leverTau)
     biasV = biasDriftVariancePerSecond * dt
     scaleV = scaleDriftVariancePerSecond * dt
     // Measurement variances such that continuous updates keep the posterior variance at σ²
@@ -253,19 +278,21 @@ struct FusionCore: Sendable {
         c = cos(theta / 2)
         k = sin(theta / 2) / theta
       }
-      let q = gyroQuaternion
-      var n = q * Quaternion(w: c, x: rx * k, y: ry * k, z: rz * k)
-      let n2 = n.w * n.w + n.x * n.x + n.y * n.y + n.z * n.z
-      let s = (3 - n2) / 2
-      n = Quaternion(w: n.w * s, x: n.x * s, y: n.y * s, z: n.z * s)
-      gyroQuaternion = n
+      gyroQuaternion = Self.renormalized(
+        gyroQuaternion * Quaternion(w: c, x: rx * k, y: ry * k, z: rz * k))
     }
 
     let accValid =
       abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && (ax * ax + ay * ay + az * az) > 1e-6
     if accValid {
+      var fx = ax
+      var fy = ay
+      var fz = az
+      if leverEstimate && dt > 0 {
+        (fx, fy, fz) = leverArmStep(dt: dt, wx: wx, wy: wy, wz: wz, ax: ax, ay: ay, az: az)
+      }
       // Low-pass filter the accelerometer in the almost-inertial frame I.
-      let aI = gyroQuaternion.rotate(Vector3(ax, ay, az))
+      let aI = gyroQuaternion.rotate(Vector3(fx, fy, fz))
       let (lx, ly, lz) = accLowPass.step(
         aI.x, aI.y, aI.z, dt: dt, timeConstant: accTau, accCoefficients)
       var aE = inclinationQuaternion.rotate(Vector3(lx, ly, lz))
@@ -280,11 +307,7 @@ struct FusionCore: Sendable {
         } else {
           corr = Quaternion(w: 0, x: 1, y: 0, z: 0)
         }
-        var q = corr * inclinationQuaternion
-        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
-        let s = (3 - n2) / 2
-        q = Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
-        inclinationQuaternion = q
+        inclinationQuaternion = Self.renormalized(corr * inclinationQuaternion)
         hasInclination = true
         if estimateBias && dt > 0 {
           biasUpdate(
@@ -331,6 +354,85 @@ struct FusionCore: Sendable {
         gyroNorm2: gyroNorm2)
     }
     return true
+  }
+
+  // MARK: Lever arm
+
+  /// Updates the lever-arm regression with one sample and returns the accelerometer reading
+  /// with the centripetal and tangential accelerations of the current estimate removed.
+  @usableFromInline
+  mutating func leverArmStep(
+    dt: Double, wx: Double, wy: Double, wz: Double, ax: Double, ay: Double, az: Double
+  ) -> (Double, Double, Double) {
+    var alx = 0.0
+    var aly = 0.0
+    var alz = 0.0
+    // α from a lightly smoothed rate (raw differences are mostly noise at high rates).
+    let ka = min(1, dt / leverRateTau)
+    if hasLastW {
+      let sx = lastWx + ka * (wx - lastWx)
+      let sy = lastWy + ka * (wy - lastWy)
+      let sz = lastWz + ka * (wz - lastWz)
+      let idt = 1 / dt
+      alx = (sx - lastWx) * idt
+      aly = (sy - lastWy) * idt
+      alz = (sz - lastWz) * idt
+      lastWx = sx
+      lastWy = sy
+      lastWz = sz
+    } else {
+      lastWx = wx
+      lastWy = wy
+      lastWz = wz
+    }
+    hasLastW = true
+    // M = ωωᵀ − |ω|² I + [α]×, so that M r = ω × (ω × r) + α × r.
+    let w2 = wx * wx + wy * wy + wz * wz
+    let m00 = wx * wx - w2
+    let m11 = wy * wy - w2
+    let m22 = wz * wz - w2
+    let m01 = wx * wy - alz
+    let m10 = wx * wy + alz
+    let m02 = wx * wz + aly
+    let m20 = wx * wz - aly
+    let m12 = wy * wz - alx
+    let m21 = wy * wz + alx
+    if hasInclination {
+      // Residual of the accelerometer against gravity seen through the current attitude.
+      let q = attitude6D
+      let g = standardGravity
+      let ex = ax - g * 2 * (q.x * q.z - q.w * q.y)
+      let ey = ay - g * 2 * (q.y * q.z + q.w * q.x)
+      let ez = az - g * (1 - 2 * (q.x * q.x + q.y * q.y))
+      let k = kLever
+      leverA[0] += k * (m00 * m00 + m10 * m10 + m20 * m20 - leverA[0])
+      leverA[1] += k * (m00 * m01 + m10 * m11 + m20 * m21 - leverA[1])
+      leverA[2] += k * (m00 * m02 + m10 * m12 + m20 * m22 - leverA[2])
+      leverA[3] += k * (m01 * m01 + m11 * m11 + m21 * m21 - leverA[3])
+      leverA[4] += k * (m01 * m02 + m11 * m12 + m21 * m22 - leverA[4])
+      leverA[5] += k * (m02 * m02 + m12 * m12 + m22 * m22 - leverA[5])
+      leverB[0] += k * (m00 * ex + m10 * ey + m20 * ez - leverB[0])
+      leverB[1] += k * (m01 * ex + m11 * ey + m21 * ez - leverB[1])
+      leverB[2] += k * (m02 * ex + m12 * ey + m22 * ez - leverB[2])
+      // Solve (A + λI) r = B by cofactors (A + λI is symmetric positive definite).
+      let c = SymmetricCofactors3(
+        s00: leverA[0] + leverPrior, s11: leverA[3] + leverPrior, s22: leverA[5] + leverPrior,
+        s01: leverA[1], s02: leverA[2], s12: leverA[4])
+      if c.det > 0 && c.det.isFinite {
+        let id = 1 / c.det
+        let b0 = leverB[0]
+        let b1 = leverB[1]
+        let b2 = leverB[2]
+        leverX = Self.clamp((c.c00 * b0 + c.c01 * b1 + c.c02 * b2) * id, leverLimit)
+        leverY = Self.clamp((c.c01 * b0 + c.c11 * b1 + c.c12 * b2) * id, leverLimit)
+        leverZ = Self.clamp((c.c02 * b0 + c.c12 * b1 + c.c22 * b2) * id, leverLimit)
+      }
+    }
+    return (
+      ax - (m00 * leverX + m01 * leverY + m02 * leverZ),
+      ay - (m10 * leverX + m11 * leverY + m12 * leverZ),
+      az - (m20 * leverX + m21 * leverY + m22 * leverZ)
+    )
   }
 
   // MARK: Gyroscope bias
@@ -399,32 +501,21 @@ struct FusionCore: Sendable {
       let e0 = glx - bx
       let e1 = gly - by
       let e2 = glz - bz
-      let s00 = kp[0] + w
-      let s11 = kp[7] + w
-      let s22 = kp[14] + w
-      let s01 = kp[1]
-      let s02 = kp[2]
-      let s12 = kp[8]
       // Inverse of the symmetric S by cofactors.
-      let c00 = s11 * s22 - s12 * s12
-      let c01 = s02 * s12 - s01 * s22
-      let c02 = s01 * s12 - s02 * s11
-      let c11 = s00 * s22 - s02 * s02
-      let c12 = s01 * s02 - s00 * s12
-      let c22 = s00 * s11 - s01 * s01
-      let det = s00 * c00 + s01 * c01 + s02 * c02
-      guard det > 0 else { return }
-      let id = 1 / det
+      let c = SymmetricCofactors3(
+        s00: kp[0] + w, s11: kp[7] + w, s22: kp[14] + w, s01: kp[1], s02: kp[2], s12: kp[8])
+      guard c.det > 0 else { return }
+      let id = 1 / c.det
       var sInv = InlineArray<9, Double>(repeating: 0)
-      sInv[0] = c00 * id
-      sInv[1] = c01 * id
-      sInv[2] = c02 * id
-      sInv[3] = c01 * id
-      sInv[4] = c11 * id
-      sInv[5] = c12 * id
-      sInv[6] = c02 * id
-      sInv[7] = c12 * id
-      sInv[8] = c22 * id
+      sInv[0] = c.c00 * id
+      sInv[1] = c.c01 * id
+      sInv[2] = c.c02 * id
+      sInv[3] = c.c01 * id
+      sInv[4] = c.c11 * id
+      sInv[5] = c.c12 * id
+      sInv[6] = c.c02 * id
+      sInv[7] = c.c12 * id
+      sInv[8] = c.c22 * id
       let n = estimateScale ? 6 : 3
       // K = P[:, 0..<3] S⁻¹ (n×3).
       var k = InlineArray<18, Double>(repeating: 0)
@@ -475,8 +566,8 @@ struct FusionCore: Sendable {
       }
       var e0 = -cy * idt + lb0 - pred0
       var e1 = cx * idt + lb1 - pred1
-      e0 = max(-biasLimit, min(biasLimit, e0))
-      e1 = max(-biasLimit, min(biasLimit, e1))
+      e0 = Self.clamp(e0, biasLimit)
+      e1 = Self.clamp(e1, biasLimit)
       // A = P Hᵀ (n×2).
       var a = InlineArray<12, Double>(repeating: 0)
       for i in 0..<n {
@@ -519,13 +610,9 @@ struct FusionCore: Sendable {
         }
       }
     }
-    kx[0] = max(-biasLimit, min(biasLimit, kx[0]))
-    kx[1] = max(-biasLimit, min(biasLimit, kx[1]))
-    kx[2] = max(-biasLimit, min(biasLimit, kx[2]))
+    for i in 0..<3 { kx[i] = Self.clamp(kx[i], biasLimit) }
     if estimateScale {
-      kx[3] = max(-scaleLimit, min(scaleLimit, kx[3]))
-      kx[4] = max(-scaleLimit, min(scaleLimit, kx[4]))
-      kx[5] = max(-scaleLimit, min(scaleLimit, kx[5]))
+      for i in 3..<6 { kx[i] = Self.clamp(kx[i], scaleLimit) }
     }
   }
 
@@ -609,14 +696,8 @@ struct FusionCore: Sendable {
     if gain > 0 {
       magUpdates += 1
       gain = max(gain, 1 / magUpdates)
-      var err = -atan2(mE.y, mE.x) - headingOffset
-      if err > Double.pi { err -= 2 * Double.pi } else if err < -Double.pi { err += 2 * Double.pi }
-      headingOffset += gain * err
-      if headingOffset > Double.pi {
-        headingOffset -= 2 * Double.pi
-      } else if headingOffset < -Double.pi {
-        headingOffset += 2 * Double.pi
-      }
+      let err = Self.wrapped(-atan2(mE.y, mE.x) - headingOffset)
+      headingOffset = Self.wrapped(headingOffset + gain * err)
     }
   }
 }
@@ -626,5 +707,58 @@ extension FusionCore {
   @inlinable
   func correctedRate(_ g: Vector3) -> Vector3 {
     Vector3((g.x - bx) * (1 + sx), (g.y - by) * (1 + sy), (g.z - bz) * (1 + sz))
+  }
+}
+
+// MARK: Small numeric helpers (inlined into the per-sample path)
+
+extension FusionCore {
+  /// `x` limited to `-limit...limit` (a NaN `x` gives `-limit`, as `max(-limit, min(limit, x))`).
+  @usableFromInline @inline(__always)
+  static func clamp(_ x: Double, _ limit: Double) -> Double {
+    max(-limit, min(limit, x))
+  }
+
+  /// An angle in radians brought back into −π...π by at most one turn (enough for the sum or
+  /// difference of two angles that are already in range).
+  @usableFromInline @inline(__always)
+  static func wrapped(_ angle: Double) -> Double {
+    if angle > Double.pi { return angle - 2 * Double.pi }
+    if angle < -Double.pi { return angle + 2 * Double.pi }
+    return angle
+  }
+
+  /// `q` scaled by the first-order correction (3 − |q|²) / 2 that brings an almost-unit
+  /// quaternion back to unit norm without a square root.
+  @usableFromInline @inline(__always)
+  static func renormalized(_ q: Quaternion) -> Quaternion {
+    let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+    let s = (3 - n2) / 2
+    return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
+  }
+}
+
+/// The cofactors and determinant of a symmetric 3×3 matrix S (given by its upper triangle), so
+/// that S⁻¹ = C / det with C symmetric. Used for the lever-arm solve and the Kalman rest update.
+@usableFromInline
+struct SymmetricCofactors3 {
+  @usableFromInline let c00: Double
+  @usableFromInline let c01: Double
+  @usableFromInline let c02: Double
+  @usableFromInline let c11: Double
+  @usableFromInline let c12: Double
+  @usableFromInline let c22: Double
+  /// det S, expanded along the first row.
+  @usableFromInline let det: Double
+
+  @usableFromInline @inline(__always)
+  init(s00: Double, s11: Double, s22: Double, s01: Double, s02: Double, s12: Double) {
+    c00 = s11 * s22 - s12 * s12
+    c01 = s02 * s12 - s01 * s22
+    c02 = s01 * s12 - s02 * s11
+    c11 = s00 * s22 - s02 * s02
+    c12 = s01 * s02 - s00 * s12
+    c22 = s00 * s11 - s01 * s01
+    det = s00 * c00 + s01 * c01 + s02 * c02
   }
 }

@@ -110,6 +110,28 @@ struct CSVScanner {
     }
   }
 
+  /// Splits a header record into `fields` and returns its names after checking them.
+  ///
+  /// - Parameters:
+  ///   - line: The header record.
+  ///   - fields: Receives the header's field ranges.
+  ///   - expected: The header the format wants, for the error message.
+  ///   - matches: Whether the names are an acceptable header.
+  /// - Returns: The field names.
+  /// - Throws: ``RecordingError`` naming the file and line when `matches` says no.
+  func header(
+    _ line: Line, into fields: inout [Range<Int>], expected: String,
+    matches: ([String]) -> Bool
+  ) throws(RecordingError) -> [String] {
+    split(line, into: &fields)
+    let names = fields.map { text($0) }
+    guard matches(names) else {
+      throw error(
+        line.number, nil, "header must start with '\(expected)', found '\(preview(line))'")
+    }
+    return names
+  }
+
   /// The range without leading and trailing spaces, tabs and carriage returns.
   func trimmed(_ r: Range<Int>) -> Range<Int> {
     var lo = r.lowerBound

@@ -102,14 +102,9 @@ public enum DeviceMotionCSV {
       throw scanner.error(nil, nil, "empty file: expected the device-motion header")
     }
     var fields: [Range<Int>] = []
-    scanner.split(headerLine, into: &fields)
-    let names = fields.map { scanner.text($0) }
-    guard matches(header: names) else {
-      throw scanner.error(
-        headerLine.number, nil,
-        "header must start with '\(columns.joined(separator: ","))', found "
-          + "'\(scanner.preview(headerLine))'")
-    }
+    let names = try scanner.header(
+      headerLine, into: &fields, expected: columns.joined(separator: ","),
+      matches: matches(header:))
     // Optional magnetic columns, by name.
     let magneticIndex = magneticColumns.map { name in names.firstIndex(of: name) }
     let hasMagnetic = magneticIndex.allSatisfy { $0 != nil }

@@ -52,13 +52,7 @@ public enum RawIMUCSV {
       throw scanner.error(nil, nil, "empty file: expected the header '\(header)'")
     }
     var fields: [Range<Int>] = []
-    scanner.split(headerLine, into: &fields)
-    let names = fields.map { scanner.text($0) }
-    guard matches(header: names) else {
-      throw scanner.error(
-        headerLine.number, nil,
-        "header must start with '\(header)', found '\(scanner.preview(headerLine))'")
-    }
+    _ = try scanner.header(headerLine, into: &fields, expected: header, matches: matches(header:))
     var samples: [IMUSample] = []
     var previous = -Double.infinity
     while let line = scanner.nextRecord() {

@@ -139,24 +139,14 @@ public final class ImageSurface: Surface {
   ///   - pixelWidth: The width, pixels, 1...32767.
   ///   - pixelHeight: The height, pixels, 1...32767.
   /// - Throws: ``CairoError/invalidSize`` for sizes out of range, or another Cairo error.
-  public init(pixelWidth: Int, pixelHeight: Int) throws(CairoError) {
-    guard (1...Self.maximumDimension).contains(pixelWidth),
-      (1...Self.maximumDimension).contains(pixelHeight)
-    else { throw .invalidSize }
+  public convenience init(pixelWidth: Int, pixelHeight: Int) throws(CairoError) {
+    try Self.checkDimensions(pixelWidth, pixelHeight)
     let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixelWidth)))
     guard stride > 0 else { throw .invalidSize }
     let storage = PixelStorage(byteCount: stride * pixelHeight)
-    let surface = cairo_image_surface_create_for_data(
-      storage.bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(pixelWidth),
-      Int32(pixelHeight), Int32(stride))
-    guard let surface else { throw .noMemory }
-    self.pixelWidth = pixelWidth
-    self.pixelHeight = pixelHeight
-    self.bytesPerRow = stride
-    self.storage = storage
-    self.base = storage.bytes
-    try super.init(owning: surface)
-    attach(storage)
+    try self.init(
+      base: storage.bytes, storage: storage, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
+      bytesPerRow: stride)
   }
 
   /// Wraps pixel memory owned by someone else, such as a live window's streaming buffer, so
@@ -172,25 +162,41 @@ public final class ImageSurface: Surface {
   ///   - bytesPerRow: The distance between rows, bytes: a multiple of 4, at least `4 × width`.
   /// - Throws: ``CairoError/invalidSize`` or ``CairoError`` `CAIRO_STATUS_INVALID_STRIDE` for
   ///   bad numbers.
-  public init(
+  public convenience init(
     unownedBytes bytes: UnsafeMutableRawPointer, pixelWidth: Int, pixelHeight: Int,
     bytesPerRow: Int
   ) throws(CairoError) {
-    guard (1...Self.maximumDimension).contains(pixelWidth),
-      (1...Self.maximumDimension).contains(pixelHeight)
-    else { throw .invalidSize }
+    try Self.checkDimensions(pixelWidth, pixelHeight)
     guard bytesPerRow >= 4 * pixelWidth, bytesPerRow % 4 == 0, bytesPerRow <= Int(Int32.max)
     else { throw CairoError(rawValue: CAIRO_STATUS_INVALID_STRIDE) }
+    try self.init(
+      base: bytes, storage: nil, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
+      bytesPerRow: bytesPerRow)
+  }
+
+  /// Throws ``CairoError/invalidSize`` unless both sizes are in 1...``maximumDimension``.
+  private static func checkDimensions(_ pixelWidth: Int, _ pixelHeight: Int) throws(CairoError) {
+    guard (1...maximumDimension).contains(pixelWidth), (1...maximumDimension).contains(pixelHeight)
+    else { throw .invalidSize }
+  }
+
+  /// Makes the Cairo surface over checked pixel memory; `storage`, when given, lives as long as
+  /// the C surface.
+  private init(
+    base: UnsafeMutableRawPointer, storage: PixelStorage?, pixelWidth: Int, pixelHeight: Int,
+    bytesPerRow: Int
+  ) throws(CairoError) {
     let surface = cairo_image_surface_create_for_data(
-      bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(pixelWidth),
+      base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(pixelWidth),
       Int32(pixelHeight), Int32(bytesPerRow))
     guard let surface else { throw .noMemory }
     self.pixelWidth = pixelWidth
     self.pixelHeight = pixelHeight
     self.bytesPerRow = bytesPerRow
-    self.storage = nil
-    self.base = bytes
+    self.storage = storage
+    self.base = base
     try super.init(owning: surface)
+    if let storage { attach(storage) }
   }
 
   /// Loads a PNG file into a new ARGB32 image (`cairo_image_surface_create_from_png`).
@@ -309,7 +315,7 @@ public final class ImageSurface: Surface {
 
   /// Fills every pixel with one colour, replacing what was there (`CAIRO_OPERATOR_SOURCE`).
   ///
-  /// - Parameter color: The colour (not premultiplied); ``Color/clear`` by default.
+  /// - Parameter color: The colour (not premultiplied); `Color/clear` by default.
   public func clear(to color: Color = .clear) {
     guard let cr = cairo_create(pointer) else { return }
     defer { cairo_destroy(cr) }

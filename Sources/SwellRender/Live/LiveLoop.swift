@@ -109,7 +109,7 @@ public struct LiveLoopOptions: Sendable {
   public init() {}
 }
 
-/// Runs a live view: polls events, ticks a ``DisplayLink`` from present timestamps (vsync),
+/// Runs a live view: polls events, ticks a `DisplayLink` from present timestamps (vsync),
 /// renders the content, draws the HUD, presents, and counts frame statistics.
 ///
 /// Standard keys: `q`/Escape quit, space pauses (scene time stops), `s` saves a PNG

@@ -62,12 +62,26 @@ public final class LiveWindow {
     if SDL_WasInit(UInt32(SDL_INIT_VIDEO)) != 0 { return nil }
     SDL_SetMainReady()
     preferWindowSystem()
-    guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else {
+    guard LiveWindow.initVideo(UInt32(SDL_INIT_VIDEO)) else {
       return "no usable display (SDL: \(LiveWindow.sdlError())); use --terminal to show it in "
         + "this terminal, or run under xvfb-run"
     }
     SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
     return nil
+  }
+
+  /// Initialises SDL subsystems, trying up to four times 50, 100 and 200 ms apart: a busy X
+  /// server (several clients starting at once under Xvfb) can refuse a connection for a
+  /// moment, which SDL reports as "x11 not available".
+  ///
+  /// - Parameter flags: `SDL_INIT_*` flags.
+  /// - Returns: Whether SDL initialised them.
+  private static func initVideo(_ flags: UInt32) -> Bool {
+    for attempt in 0..<4 {
+      if SDL_InitSubSystem(flags) == 0 { return true }
+      if attempt < 3 { usleep(useconds_t(50_000 << attempt)) }
+    }
+    return false
   }
 
   /// True when a display is present and usable (see ``displayProblem(environment:)``).
@@ -92,7 +106,7 @@ public final class LiveWindow {
     LiveWindow.preferWindowSystem()
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl")
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
-    guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS)) == 0 else {
+    guard LiveWindow.initVideo(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS)) else {
       throw LiveWindowError(
         "no usable display (SDL: \(LiveWindow.sdlError())); use --terminal to show it in this "
           + "terminal")

@@ -5,8 +5,8 @@ import SwellLayers
 ///
 /// What it draws, for each visible layer (back to front, siblings ordered by `zPosition`):
 /// the background colour over the bounds (rounded by `cornerRadius`), the contents (a
-/// ``SwellLayers/ShapeLayer``'s path filled with its colour or gradient and stroked, or an
-/// ``SwellLayers/ImageLayer``'s PNG), the sublayers (clipped to the rounded bounds when
+/// `SwellLayers/ShapeLayer`'s path filled with its colour or gradient and stroked, or an
+/// `SwellLayers/ImageLayer`'s PNG), the sublayers (clipped to the rounded bounds when
 /// `masksToBounds`), then the border. A layer with `opacity < 1` is composited as a group, as
 /// Core Animation does, so its overlapping parts do not show through each other.
 ///

@@ -50,6 +50,14 @@ public struct FFmpegOptions: Hashable, Sendable {
       executablePath
       ?? environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
     if let explicit {
+      var info = stat()
+      if stat(explicit, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        throw RenderError(
+          .encoderMissing, path: output,
+          reason:
+            "ffmpeg '\(explicit)' is a folder, not an executable file; "
+            + "install the Debian package 'ffmpeg' or fix \(Self.environmentVariable)")
+      }
       guard access(explicit, X_OK) == 0 else {
         throw RenderError(
           .encoderMissing, path: output,

@@ -33,6 +33,62 @@ private func render(
   }
 }
 
+/// The state and steps both vector sinks share: the open surface, its configuration and the
+/// number of frames drawn. `prepareFrame` is each format's rule before a frame (one SVG frame;
+/// a new PDF page after the first).
+private struct VectorDocument<S: VectorSurface> {
+  let path: String
+  let prepareFrame: (S, Int) throws(RenderError) -> Void
+  var surface: S?
+  var configuration: FrameConfiguration?
+  var frameCount = 0
+
+  mutating func begin(
+    _ configuration: FrameConfiguration, open: (String, Size) throws(RenderError) -> S
+  ) throws(RenderError) {
+    guard surface == nil else {
+      throw RenderError(.invalidState, path: path, reason: "the output was already begun")
+    }
+    try configuration.validate(for: path)
+    surface = try open(path, configuration.size)
+    self.configuration = configuration
+  }
+
+  private func nextFrame() throws(RenderError) -> (S, FrameConfiguration) {
+    guard let surface, let configuration else {
+      throw RenderError(.invalidState, path: path, reason: "begin the output before adding frames")
+    }
+    try prepareFrame(surface, frameCount)
+    return (surface, configuration)
+  }
+
+  mutating func draw(_ body: (CairoContext) throws -> Void) throws {
+    let (surface, _) = try nextFrame()
+    try render(body, on: surface, path: path)
+    frameCount += 1
+  }
+
+  mutating func write(_ frame: FramePixels) throws(RenderError) {
+    let (surface, configuration) = try nextFrame()
+    try paint(frame, on: surface, configuration: configuration, path: path)
+    frameCount += 1
+  }
+
+  mutating func finish() throws(RenderError) {
+    guard let surface, frameCount > 0 else {
+      cancel()
+      throw RenderError(.invalidState, path: path, reason: "no frame was written")
+    }
+    self.surface = nil
+    try surface.finish()
+  }
+
+  mutating func cancel() {
+    surface?.cancel()
+    surface = nil
+  }
+}
+
 /// Writes one frame as an SVG document, drawn as vectors through Cairo's SVG surface.
 ///
 /// The document is `size` points wide and high, with one point per SVG pixel. The scale of the
@@ -41,14 +97,21 @@ private func render(
 public final class SVGSink: FrameSink {
   /// The SVG file.
   public let path: String
-  private var surface: SVGSurface?
-  private var configuration: FrameConfiguration?
-  private var hasFrame = false
+  private var document: VectorDocument<SVGSurface>
 
   /// Creates a sink for one SVG file.
   ///
   /// - Parameter path: The SVG file to create or replace.
-  public init(path: String) { self.path = path }
+  public init(path: String) {
+    self.path = path
+    document = VectorDocument(path: path) { _, frameCount throws(RenderError) in
+      guard frameCount == 0 else {
+        throw RenderError(
+          .invalidState, path: path,
+          reason: "an SVG file holds one frame; use .pdf for one page per frame")
+      }
+    }
+  }
 
   deinit { cancel() }
 
@@ -57,63 +120,30 @@ public final class SVGSink: FrameSink {
   /// - Parameter configuration: The frame size, points.
   /// - Throws: ``RenderError`` naming the file.
   public func begin(_ configuration: FrameConfiguration) throws(RenderError) {
-    guard surface == nil else {
-      throw RenderError(.invalidState, path: path, reason: "the output was already begun")
+    try document.begin(configuration) { path, size throws(RenderError) in
+      try SVGSurface(path: path, size: size)
     }
-    try configuration.validate(for: path)
-    surface = try SVGSurface(path: path, size: configuration.size)
-    self.configuration = configuration
   }
 
   /// Draws the frame as vectors.
   ///
   /// - Parameter body: Draws in points.
   /// - Throws: What `body` throws, or ``RenderError`` (an SVG holds one frame).
-  public func draw(_ body: (CairoContext) throws -> Void) throws {
-    let (surface, _) = try ready()
-    try render(body, on: surface, path: path)
-    hasFrame = true
-  }
+  public func draw(_ body: (CairoContext) throws -> Void) throws { try document.draw(body) }
 
   /// Embeds a frame of pixels as an image covering the document.
   ///
   /// - Parameter frame: The pixels, at the configured pixel size.
   /// - Throws: ``RenderError``.
-  public func write(_ frame: FramePixels) throws(RenderError) {
-    let (surface, configuration) = try ready()
-    try paint(frame, on: surface, configuration: configuration, path: path)
-    hasFrame = true
-  }
-
-  private func ready() throws(RenderError) -> (SVGSurface, FrameConfiguration) {
-    guard let surface, let configuration else {
-      throw RenderError(.invalidState, path: path, reason: "begin the output before adding frames")
-    }
-    guard !hasFrame else {
-      throw RenderError(
-        .invalidState, path: path,
-        reason: "an SVG file holds one frame; use .pdf for one page per frame")
-    }
-    return (surface, configuration)
-  }
+  public func write(_ frame: FramePixels) throws(RenderError) { try document.write(frame) }
 
   /// Completes the document and moves it into place.
   ///
   /// - Throws: ``RenderError`` naming the file.
-  public func finish() throws(RenderError) {
-    guard let surface, hasFrame else {
-      cancel()
-      throw RenderError(.invalidState, path: path, reason: "no frame was written")
-    }
-    self.surface = nil
-    try surface.finish()
-  }
+  public func finish() throws(RenderError) { try document.finish() }
 
   /// Removes the unfinished document.
-  public func cancel() {
-    surface?.cancel()
-    surface = nil
-  }
+  public func cancel() { document.cancel() }
 }
 
 /// Writes frames as the pages of one PDF document, drawn as vectors through Cairo's PDF surface.
@@ -122,15 +152,19 @@ public final class SVGSink: FrameSink {
 public final class PDFSink: FrameSink {
   /// The PDF file.
   public let path: String
-  private var surface: PDFSurface?
-  private var configuration: FrameConfiguration?
+  private var document: VectorDocument<PDFSurface>
   /// The number of pages written.
-  public private(set) var pageCount = 0
+  public var pageCount: Int { document.frameCount }
 
   /// Creates a sink for one PDF file.
   ///
   /// - Parameter path: The PDF file to create or replace.
-  public init(path: String) { self.path = path }
+  public init(path: String) {
+    self.path = path
+    document = VectorDocument(path: path) { surface, frameCount in
+      if frameCount > 0 { surface.showPage() }
+    }
+  }
 
   deinit { cancel() }
 
@@ -139,57 +173,28 @@ public final class PDFSink: FrameSink {
   /// - Parameter configuration: The page size, points.
   /// - Throws: ``RenderError`` naming the file.
   public func begin(_ configuration: FrameConfiguration) throws(RenderError) {
-    guard surface == nil else {
-      throw RenderError(.invalidState, path: path, reason: "the output was already begun")
+    try document.begin(configuration) { path, size throws(RenderError) in
+      try PDFSurface(path: path, pageSize: size)
     }
-    try configuration.validate(for: path)
-    surface = try PDFSurface(path: path, pageSize: configuration.size)
-    self.configuration = configuration
   }
 
   /// Draws the next page as vectors.
   ///
   /// - Parameter body: Draws in points.
   /// - Throws: What `body` throws, or ``RenderError``.
-  public func draw(_ body: (CairoContext) throws -> Void) throws {
-    let (surface, _) = try nextPage()
-    try render(body, on: surface, path: path)
-    pageCount += 1
-  }
+  public func draw(_ body: (CairoContext) throws -> Void) throws { try document.draw(body) }
 
   /// Adds a page showing a frame of pixels.
   ///
   /// - Parameter frame: The pixels, at the configured pixel size.
   /// - Throws: ``RenderError``.
-  public func write(_ frame: FramePixels) throws(RenderError) {
-    let (surface, configuration) = try nextPage()
-    try paint(frame, on: surface, configuration: configuration, path: path)
-    pageCount += 1
-  }
-
-  private func nextPage() throws(RenderError) -> (PDFSurface, FrameConfiguration) {
-    guard let surface, let configuration else {
-      throw RenderError(.invalidState, path: path, reason: "begin the output before adding frames")
-    }
-    if pageCount > 0 { surface.showPage() }
-    return (surface, configuration)
-  }
+  public func write(_ frame: FramePixels) throws(RenderError) { try document.write(frame) }
 
   /// Completes the document and moves it into place.
   ///
   /// - Throws: ``RenderError`` naming the file.
-  public func finish() throws(RenderError) {
-    guard let surface, pageCount > 0 else {
-      cancel()
-      throw RenderError(.invalidState, path: path, reason: "no frame was written")
-    }
-    self.surface = nil
-    try surface.finish()
-  }
+  public func finish() throws(RenderError) { try document.finish() }
 
   /// Removes the unfinished document.
-  public func cancel() {
-    surface?.cancel()
-    surface = nil
-  }
+  public func cancel() { document.cancel() }
 }

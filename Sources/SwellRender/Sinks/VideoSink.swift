@@ -215,7 +215,9 @@ public final class VideoSink: FrameSink {
     guard stat(session.file.temporaryPath, &info) == 0, info.st_size > 0 else {
       session.file.discard()
       throw RenderError(
-        .encoderFailed, path: path, reason: "ffmpeg finished but wrote no data. \(tail)")
+        .encoderFailed, path: path,
+        reason: tail.isEmpty
+          ? "ffmpeg finished but wrote no data" : "ffmpeg finished but wrote no data: \(tail)")
     }
     try session.file.commit()
   }

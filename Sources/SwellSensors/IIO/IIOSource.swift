@@ -46,7 +46,7 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
 /// A live motion source over Linux Industrial I/O accelerometers, gyroscopes and magnetometers.
 ///
 /// It combines one device with several channel types (bmi160 style) or separate accelerometer,
-/// gyroscope and magnetometer devices (st_lsm6dsx style) into one stream of ``IMUSample``s in
+/// gyroscope and magnetometer devices (st_lsm6dsx style) into one stream of `IMUSample`s in
 /// the **device frame** (after each type's mount matrix): m/s² specific force, rad/s, µT (IIO
 /// magnetometers report Gauss; the source multiplies by 100).
 ///

@@ -27,7 +27,7 @@ public struct PhoneStreamError: Error, Hashable, Sendable, CustomStringConvertib
   public var description: String { message }
 }
 
-/// Decodes phone-stream lines into ``IMUSample``s.
+/// Decodes phone-stream lines into `IMUSample`s.
 ///
 /// Units on the wire are Android's and Swell's: seconds, rad/s, specific force in m/s² (about
 /// +9.81 on the up axis at rest), µT, all in the device frame. The sensor-id CSV form may carry

@@ -41,8 +41,7 @@ struct EvaluateCommand: ToolCommand {
     // Developer options of --broad (docs/fusion.md, "Robustness"): not in the help text.
     let sensitivity = arguments.flag("--sensitivity")
     let rate = try arguments.positiveNumber("--rate")
-    var assignments: [String] = []
-    while let a = try arguments.option("--set") { assignments.append(a) }
+    let assignments = try arguments.repeatedOption("--set")
     let positional = arguments.positional()
     try arguments.finish()
     if broad {
@@ -148,7 +147,8 @@ struct EvaluateCommand: ToolCommand {
   }
 
   /// Settings with `--set NAME=VALUE` applied (a numeric setting of
-  /// `BroadSensitivity.defaultParameters`, or a Boolean `estimates…`/`rejects…` flag as 0 or 1).
+  /// `BroadSensitivity.defaultParameters` or `leverArm…`, or a Boolean `estimates…`/`rejects…`
+  /// flag as 0 or 1).
   private static func settings(_ assignments: [String]) throws -> AttitudeEstimator.Settings {
     var s = AttitudeEstimator.Settings()
     for a in assignments {
@@ -164,6 +164,9 @@ struct EvaluateCommand: ToolCommand {
       case "estimatesGyroscopeScale": s.estimatesGyroscopeScale = v != 0
       case "estimatesGyroscopeBias": s.estimatesGyroscopeBias = v != 0
       case "estimatesMagnetometerDelay": s.estimatesMagnetometerDelay = v != 0
+      case "estimatesLeverArm": s.estimatesLeverArm = v != 0
+      case "leverArmTimeConstant": s.leverArmTimeConstant = v
+      case "leverArmMinimumRate": s.leverArmMinimumRate = v
       case "rejectsMagneticDisturbances": s.rejectsMagneticDisturbances = v != 0
       default: throw UsageError("--set: unknown setting \(parts[0])")
       }

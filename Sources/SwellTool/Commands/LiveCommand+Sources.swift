@@ -73,9 +73,8 @@ struct LiveSourceOptions {
       return (udp, { udp.stop() })
     }
     guard listen == nil else { throw UsageError("--listen applies to udp: sources") }
-    // phone:URL (phyphox remote access): its source is not in this build yet.
-    throw ToolError(
-      "--motion \(spec): phyphox remote access (phone:URL) is not available in this build yet")
+    let phone = try PhoneSource.open(spec)
+    return (phone, { phone.stop() })
   }
 }
 

@@ -25,7 +25,7 @@ struct LiveCommand: ToolCommand {
                           FILE: a device-motion CSV or raw recording, replayed at recorded speed;
                           iio[:NAME]: Linux IIO sensors (as `swell record`);
                           udp:PORT: a phone streaming JSON or CSV lines (docs/sensors.md);
-                          phone:URL: phyphox remote access (not in this build yet)
+                          phone:URL: phyphox remote access, e.g. phone:http://192.168.1.20:8080
       --loop              replay the recording (or script) from the start when it ends
       --terminal          draw in this terminal with true-colour half blocks
       --size WxH[@S]      canvas size in points and pixels per point (default: the scene's)
@@ -384,7 +384,6 @@ protocol LiveRecentering {
   func recenterViewerOffset(at time: Double)
 }
 
-extension HomeScreenScene: LiveRecentering {}
 extension FileScene: LiveRecentering {}
 
 /// Feeds a scene its motion and renders it for a ``LiveLoop``.

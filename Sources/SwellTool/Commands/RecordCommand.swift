@@ -6,7 +6,7 @@ import Synchronization
 /// `swell record`: records a live motion source to a raw IMU CSV.
 struct RecordCommand: ToolCommand {
   static let name = "record"
-  static let summary = "record a live sensor (IIO, UDP phone stream) to a raw IMU CSV"
+  static let summary = "record a live sensor (IIO, UDP phone stream, phyphox) to a raw IMU CSV"
   static let help = """
     Usage: swell record SOURCE -o FILE --duration S [options]
 
@@ -21,6 +21,8 @@ struct RecordCommand: ToolCommand {
                      iio:deviceN (default: the first accelerometer, with a gyroscope and
                      magnetometer if present)
       udp:PORT       a phone streaming JSON or CSV lines over UDP (see docs/sensors.md)
+      phone:URL      a phone running phyphox with remote access on, e.g.
+                     phone:http://192.168.1.20:8080 (polls its /get; see docs/sensors.md)
 
     Options:
       -o, --out FILE        the CSV to write
@@ -34,6 +36,10 @@ struct RecordCommand: ToolCommand {
       --listen ADDR         UDP: the IPv4 address to listen on (default 127.0.0.1;
                             0.0.0.0 for a phone on the network)
       --format FORMAT       UDP: auto (default), json or csv
+      --buffers SPEC        phyphox: buffer names X,Y,Z,TIME;X,Y,Z,TIME[;X,Y,Z,TIME] for
+                            accelerometer; gyroscope[; magnetometer or none] (default
+                            accX,accY,accZ,acc_time;gyrX,gyrY,gyrZ,gyr_time;magX,magY,magZ,mag_time)
+      --poll-interval S     phyphox: seconds between polls (default 0.05)
 
     """
 
@@ -48,6 +54,8 @@ struct RecordCommand: ToolCommand {
     let rate = try arguments.positiveNumber("--rate")
     let listen = try arguments.option("--listen")
     let formatName = try arguments.option("--format")
+    let bufferSpec = try arguments.option("--buffers")
+    let pollInterval = try arguments.positiveNumber("--poll-interval")
     let spec = arguments.positional()
     try arguments.finish()
     guard let spec else { throw UsageError("needs a SOURCE; see 'swell record --help'") }
@@ -57,6 +65,9 @@ struct RecordCommand: ToolCommand {
       throw UsageError("--samples must be a whole number")
     }
 
+    if !spec.hasPrefix("phone:") && (bufferSpec != nil || pollInterval != nil) {
+      throw UsageError("--buffers and --poll-interval apply to phone: sources")
+    }
     let source: any MotionSource
     var note: @Sendable () -> String? = { nil }
     if spec == "iio" || spec.hasPrefix("iio:") {
@@ -104,8 +115,17 @@ struct RecordCommand: ToolCommand {
       } catch {
         throw ToolError(error.message)
       }
+    } else if spec.hasPrefix("phone:") {
+      guard sysfsRoot == nil, devRoot == nil, modeName == nil, rate == nil, listen == nil,
+        formatName == nil
+      else {
+        throw UsageError(
+          "--sysfs-root, --dev-root, --mode, --rate, --listen and --format do not apply to "
+            + "phone: sources")
+      }
+      source = try PhoneSource.open(spec, buffers: bufferSpec, pollInterval: pollInterval)
     } else {
-      throw UsageError("unknown SOURCE '\(spec)'; expected iio, iio:NAME or udp:PORT")
+      throw UsageError("unknown SOURCE '\(spec)'; expected iio, iio:NAME, udp:PORT or phone:URL")
     }
 
     let recorder = Recorder(source: source, limit: maxSamples.map { Int($0) })
@@ -126,6 +146,17 @@ struct RecordCommand: ToolCommand {
         console.err(
           "swell record: skipped \(s.malformed) malformed lines, \(s.oversized) oversized and "
             + "\(s.outOfOrder) out-of-order packets of \(s.received) received\n")
+      }
+    }
+    if let phone = source as? PhyphoxSource {
+      phone.stop()
+      let s = phone.statistics
+      let skipped = s.malformed + s.oversized + s.httpErrors + s.invalidValues + s.outOfOrder
+      if skipped > 0 {
+        console.err(
+          "swell record: \(s.requests) requests: \(s.malformed) malformed and \(s.oversized) "
+            + "oversized answers, \(s.httpErrors) HTTP errors, \(s.invalidValues) invalid and "
+            + "\(s.outOfOrder) out-of-order readings skipped\n")
       }
     }
     guard let first = samples.first else {

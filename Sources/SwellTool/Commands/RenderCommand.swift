@@ -30,7 +30,7 @@ struct RenderCommand: ToolCommand {
                              .gif .webp .apng, or a numbered pattern such as frames/%05d.png
                              (default SCENE.mp4)
       --duration S           seconds to render (default: the motion's span; 5 s without motion)
-      --fps N                frames per second (default 60)
+      --fps N                frames per second (default 60; GIF: default and limit 50)
       --size WxH[@S]         canvas size in points and pixels per point (default: the scene's)
       --time T               render one frame, at T seconds after the first motion sample
                              (PNG and SVG hold one frame: without --time they show the last
@@ -52,34 +52,27 @@ struct RenderCommand: ToolCommand {
     let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
     let output = try arguments.option("--out", "-o")
     let duration = try arguments.number("--duration", in: 0...1e6)
-    let fps = try arguments.positiveNumber("--fps") ?? 60
+    let requestedFPS = try arguments.positiveNumber("--fps")
     let sizeSpec = try arguments.option("--size")
     let time = try arguments.number("--time", in: 0...1e6)
     let responseName = try arguments.option("--response")
     let preset = try arguments.option("--preset") ?? "veryfast"
     let timing = arguments.flag("--timing")
-    var options = SceneOptions()
-    options.seedExact = arguments.flag("--seed-exact")
-    options.reduceMotion = arguments.flag("--reduce-motion")
-    let sceneName = arguments.positional()
+    var options = SceneLoader.flags(&arguments)
+    let positional = arguments.positional()
     try arguments.finish()
+    let sceneName = try SceneLoader.required(positional)
 
-    guard let sceneName else {
-      throw UsageError(
-        "needs a SCENE (\(BuiltInScenes.names.joined(separator: ", "))) or a scene FILE.json")
-    }
     if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
-    if let responseName {
-      guard let r = WaterWaveResponse(rawValue: responseName) else {
-        throw UsageError("--response must be classic or sloshing, got '\(responseName)'")
-      }
-      options.waterResponse = r
+    if let responseName { try SceneLoader.apply(response: responseName, to: &options) }
+    if let f = requestedFPS, f > 1000 {
+      throw UsageError("--fps must be at most 1000, got \(f)")
     }
-    guard fps <= 1000 else { throw UsageError("--fps must be at most 1000, got \(fps)") }
     let motion = try MotionInput.load(
       motionPath: motionPath, script: scriptText, rate: motionRate)
     let scene = try SceneLoader.load(sceneName, options: options)
     let out = output ?? "\(scene.name).mp4"
+    let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out)
     var job = SceneExportJob(
       scene: scene, motion: motion.samples, framesPerSecond: fps,
       duration: duration ?? motion.span, output: out)
@@ -111,6 +104,43 @@ enum SceneLoader {
     } catch let e as SceneFileError {
       throw ToolError(e.message)
     }
+  }
+
+  /// The scene flags every scene command takes: `--seed-exact` and `--reduce-motion`.
+  ///
+  /// - Parameter arguments: The command's arguments; the flags are consumed.
+  /// - Returns: Scene options with those flags set.
+  static func flags(_ arguments: inout Arguments) -> SceneOptions {
+    var options = SceneOptions()
+    options.seedExact = arguments.flag("--seed-exact")
+    options.reduceMotion = arguments.flag("--reduce-motion")
+    return options
+  }
+
+  /// The SCENE word of a command line, which must be there.
+  ///
+  /// - Parameter name: The positional word, if any.
+  /// - Returns: The name.
+  /// - Throws: ``UsageError`` listing the built-in scenes when it is missing.
+  static func required(_ name: String?) throws(UsageError) -> String {
+    guard let name else {
+      throw UsageError(
+        "needs a SCENE (\(BuiltInScenes.names.joined(separator: ", "))) or a scene FILE.json")
+    }
+    return name
+  }
+
+  /// Parses `--response` (`classic` or `sloshing`) into scene options.
+  ///
+  /// - Parameters:
+  ///   - name: The option's value.
+  ///   - options: The options to change.
+  /// - Throws: ``UsageError`` for another word.
+  static func apply(response name: String, to options: inout SceneOptions) throws(UsageError) {
+    guard let response = WaterWaveResponse(rawValue: name) else {
+      throw UsageError("--response must be classic or sloshing, got '\(name)'")
+    }
+    options.waterResponse = response
   }
 
   /// Parses `WxH[@S]` (points, pixels per point) into scene options.

@@ -8,12 +8,14 @@ struct SceneCommand: ToolCommand {
   static let name = "scene"
   static let summary = "print a built-in scene as a JSON scene file, or check a scene file"
   static let help = """
-    Usage: swell scene print NAME [-o FILE]
+    Usage: swell scene print NAME [--size WxH[@S]] [-o FILE]
            swell scene check FILE.json
 
       print NAME    writes the built-in scene NAME (\(BuiltInScenes.fileNames.joined(separator: ", ")))
                     as a scene file (docs/scenes.md), to standard output or atomically to FILE:
-                    a starting point for your own scenes ('swell render FILE.json')
+                    a starting point for your own scenes ('swell render FILE.json');
+                    --size lays it out for that canvas (points, pixels per point), as
+                    'swell render NAME --size' does
       check FILE    reads and validates a scene file; prints a one-line summary, or the first
                     problem with the JSON path of the bad field
 
@@ -21,6 +23,7 @@ struct SceneCommand: ToolCommand {
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let output = try arguments.option("--out", "-o")
+    let sizeSpec = try arguments.option("--size")
     guard let action = arguments.positional() else {
       throw UsageError("needs an action: print NAME or check FILE.json")
     }
@@ -32,7 +35,9 @@ struct SceneCommand: ToolCommand {
         throw UsageError(
           "print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
       }
-      guard let file = BuiltInScenes.file(target) else {
+      var options = SceneOptions()
+      if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
+      guard let file = BuiltInScenes.file(target, options: options) else {
         let known = BuiltInScenes.fileNames.joined(separator: ", ")
         if BuiltInScenes.names.contains(target) {
           throw ToolError(
@@ -54,6 +59,7 @@ struct SceneCommand: ToolCommand {
       return 0
     case "check":
       guard output == nil else { throw UsageError("check takes no -o") }
+      guard sizeSpec == nil else { throw UsageError("check takes no --size") }
       guard let target else { throw UsageError("check needs a scene FILE.json") }
       let scene: FileScene
       do {

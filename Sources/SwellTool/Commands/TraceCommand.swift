@@ -9,13 +9,14 @@ struct TraceCommand: ToolCommand {
   static let name = "trace"
   static let summary = "per-frame presentation values (wave tilt, amplitude, phase) as CSV or JSON"
   static let help = """
-    Usage: swell trace SCENE [--motion FILE | --script TEXT] [--fps N] [--duration S]
+    Usage: swell trace SCENE|FILE.json [--motion FILE | --script TEXT] [--fps N] [--duration S]
                        [--format csv|json] [--seed-exact] [--response classic|sloshing]
                        [--reduce-motion] [--motion-rate HZ] [-o FILE]
 
-    Plays SCENE (a built-in scene: \(BuiltInScenes.names.joined(separator: ", "))) under device
-    motion with an offline display link and writes one row per frame: the frame's target time,
-    then the traced presentation values (angles in radians in (-pi, pi], lengths in points).
+    Plays SCENE (a built-in scene: \(BuiltInScenes.names.joined(separator: ", "))) or a scene
+    file (docs/scenes.md; its "trace" field picks the columns) under device motion with an
+    offline display link and writes one row per frame: the frame's target time, then the traced
+    presentation values (angles in radians in (-pi, pi], lengths in points).
     There are floor(duration * fps) + 1 rows, frame 0 at the first motion timestamp.
 
     Options:
@@ -48,32 +49,19 @@ struct TraceCommand: ToolCommand {
     let format = try arguments.option("--format") ?? "csv"
     let responseName = try arguments.option("--response")
     let output = try arguments.option("--out", "-o")
-    var options = SceneOptions()
-    options.seedExact = arguments.flag("--seed-exact")
-    options.reduceMotion = arguments.flag("--reduce-motion")
-    let sceneName = arguments.positional()
+    var options = SceneLoader.flags(&arguments)
+    let positional = arguments.positional()
     try arguments.finish()
+    let sceneName = try SceneLoader.required(positional)
 
-    guard let sceneName else {
-      throw UsageError("needs a SCENE (\(BuiltInScenes.names.joined(separator: ", ")))")
-    }
     guard format == "csv" || format == "json" else {
       throw UsageError("--format must be csv or json, got '\(format)'")
     }
-    if let responseName {
-      guard let r = WaterWaveResponse(rawValue: responseName) else {
-        throw UsageError("--response must be classic or sloshing, got '\(responseName)'")
-      }
-      options.waterResponse = r
-    }
+    if let responseName { try SceneLoader.apply(response: responseName, to: &options) }
     guard motionPath == nil || scriptText == nil else {
       throw UsageError("--motion and --script exclude each other")
     }
-    guard let scene = BuiltInScenes.make(sceneName, options: options) else {
-      throw UsageError(
-        "unknown scene '\(sceneName)'; built-in scenes: "
-          + BuiltInScenes.names.joined(separator: ", "))
-    }
+    let scene = try SceneLoader.load(sceneName, options: options)
 
     var motion: [DeviceMotion] = []
     var script: MotionScript?
