@@ -8,10 +8,13 @@ import Testing
 
 @testable import SwellSensors
 
-private func configuration(_ tree: FakeIIOTree, mode: IIOReadMode, name: String? = nil)
-  -> IIOSourceConfiguration
-{
+private func configuration(
+  _ tree: FakeIIOTree, mode: IIOReadMode, name: String? = nil, firstScanTimeout: Double = 30
+) -> IIOSourceConfiguration {
   var c = IIOSourceConfiguration()
+  // Long by default: the suite runs in parallel on two cores, and a slow FIFO writer thread
+  // must not look like a buffer that never delivers (the fallback test sets 2 s).
+  c.firstScanTimeout = firstScanTimeout
   c.sysfsRoot = tree.sysfs
   c.devRoot = tree.dev
   c.mode = mode
@@ -123,7 +126,8 @@ struct IIOSourceTests {
       2, name: "lsm6dsm_gyro", types: ["anglvel"], raw: ["anglvel_z": -1000],
       scales: ["anglvel": "0.000152716"])
     let clock = ManualClock()
-    let source = try IIOSource(configuration: configuration(tree, mode: .automatic), clock: clock)
+    let source = try IIOSource(
+      configuration: configuration(tree, mode: .automatic, firstScanTimeout: 2), clock: clock)
     #expect(source.name == "iio:lsm6dsm_accel+lsm6dsm_gyro")
     #expect(source.hasGyroscope)
     #expect(!source.hasMagnetometer)

@@ -150,6 +150,9 @@ func phyphoxSource(
   _ server: ScriptedHTTPServer, _ configure: (inout PhyphoxConfiguration) -> Void = { _ in }
 ) -> PhyphoxSource {
   var c = PhyphoxConfiguration(address: PhyphoxAddress(host: "127.0.0.1", port: server.port))
+  // A generous exchange timeout: the whole test suite runs in parallel on two cores, and a slow
+  // scheduler must not turn a scripted answer into a timeout (tests of the timeout set their own).
+  c.timeout = 15
   configure(&c)
   return PhyphoxSource(configuration: c, clock: InstantClock())
 }
