@@ -11,4 +11,5 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 echo "== docs (DocC, warnings are errors)"
 bash Scripts/check-docs.sh
 echo "== swift test"
-xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build
+# A hung test must fail the run, not stall CI: the whole suite normally takes about a minute.
+timeout 1200 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build

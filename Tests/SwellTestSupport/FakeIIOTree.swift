@@ -190,7 +190,11 @@ public final class FIFOWriter: Sendable {
         if fd >= 0 || errno != ENXIO { break }
         usleep(1000)
       }
-      guard fd >= 0 else { return }
+      guard fd >= 0 else {
+        // No reader ever opened the FIFO: wake anyone waiting for the drain.
+        drained.signal()
+        return
+      }
       _ = fcntl(fd, F_SETFL, 0)
       var offset = 0
       while offset < bytes.count {
@@ -213,8 +217,9 @@ public final class FIFOWriter: Sendable {
     thread.start()
   }
 
-  /// Waits until the reader has taken every byte (only with `holdOpen` or `drainBeforeClose`).
-  public func waitDrained() { drained.wait() }
+  /// Waits until the reader has taken every byte (only with `holdOpen` or `drainBeforeClose`),
+  /// or no reader came, or 30 s passed: a test never hangs here; its later checks fail instead.
+  public func waitDrained() { _ = drained.wait(timeout: .now() + 30) }
 
   /// Lets a `holdOpen` writer close the FIFO.
   public func release() { closeNow.signal() }

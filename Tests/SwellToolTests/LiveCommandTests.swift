@@ -56,9 +56,12 @@ enum LiveTool {
   }
 
   /// Runs `swell` with arguments; `environment` changes are applied to this process's.
+  ///
+  /// A program still running after `timeoutSeconds` (default 120) is killed, so a lost key or a
+  /// window that never appears fails the test instead of hanging the run.
   static func runBlocking(
     _ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil,
-    whileRunning: ((Process) throws -> Void)? = nil
+    timeoutSeconds: Double = 120, whileRunning: ((Process) throws -> Void)? = nil
   ) throws -> Result {
     let p = Process()
     p.executableURL = try binary
@@ -72,7 +75,21 @@ enum LiveTool {
     p.standardOutput = out
     p.standardError = err
     try p.run()
-    try whileRunning?(p)
+    // A watchdog: a live window that never gets its quit key must not hang the test run.
+    let pid = p.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
+    defer { watchdog.cancel() }
+    do {
+      try whileRunning?(p)
+    } catch {
+      // End the program before giving up on it, so its pipes close and nothing is left behind.
+      p.terminate()
+      _ = out.fileHandleForReading.readDataToEndOfFile()
+      _ = err.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      throw error
+    }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
