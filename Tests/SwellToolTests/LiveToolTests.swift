@@ -211,6 +211,9 @@ struct LiveWindowToolTests {
         return !window.isEmpty
       }
       guard found else { throw ToolError("no window appeared") }
+      // The only window on this server: focus it so xdotool's keys reach it.
+      try tool("xdotool", ["windowfocus", window], display: display)
+      usleep(100_000)
       for key in ["space", "s", "space", "q"] {
         try tool("xdotool", ["key", "--window", window, key], display: display)
         usleep(150_000)
@@ -255,6 +258,9 @@ extension LiveWindowToolTests {
         return !window.isEmpty
       }
       guard found else { throw ToolError("no window appeared") }
+      // The only window on this server: focus it so xdotool's keys reach it.
+      try tool("xdotool", ["windowfocus", window], display: display)
+      usleep(100_000)
       usleep(1_000_000)  // the turn is done and held
       try tool("xdotool", ["key", "--window", window, "r"], display: display)
       usleep(500_000)
