@@ -65,6 +65,16 @@ struct RecordCommand: ToolCommand {
       throw UsageError("--samples must be a whole number")
     }
 
+    // Check the output's folder before recording: a long recording must not be lost to a
+    // folder that was never there.
+    let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+    else { throw ToolError("\(output): the folder \(folder) does not exist") }
+    guard FileManager.default.isWritableFile(atPath: folder) else {
+      throw ToolError("\(output): the folder \(folder) is not writable")
+    }
+
     if !spec.hasPrefix("phone:") && (bufferSpec != nil || pollInterval != nil) {
       throw UsageError("--buffers and --poll-interval apply to phone: sources")
     }
