@@ -124,7 +124,7 @@ struct Collected: Sendable {
 func collect(
   _ source: PhyphoxSource, samples: Int, errorsAfter: Int = 0, maxCalls: Int = 2000
 ) async throws -> Collected {
-  try await withDeadline(30) {
+  try await withDeadline(90) {
     var c = Collected()
     var after = 0
     for _ in 0..<maxCalls {

@@ -246,7 +246,7 @@ public struct TimedOut: Error, CustomStringConvertible {
 /// - Returns: What `body` returned.
 /// - Throws: What `body` threw, or ``TimedOut``.
 public func withDeadline<T: Sendable>(
-  _ seconds: Double = 20, _ body: @escaping @Sendable () async throws -> T
+  _ seconds: Double = 90, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask { try await body() }
