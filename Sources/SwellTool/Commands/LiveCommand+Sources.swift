@@ -37,24 +37,8 @@ struct LiveSourceOptions {
     let iioOnly = sysfsRoot != nil || devRoot != nil || mode != nil || rate != nil
     if spec == "iio" || spec.hasPrefix("iio:") {
       guard listen == nil else { throw UsageError("--listen applies to udp: sources") }
-      var c = IIOSourceConfiguration()
-      if let sysfsRoot { c.sysfsRoot = sysfsRoot }
-      if let devRoot { c.devRoot = devRoot }
-      if spec.hasPrefix("iio:") { c.deviceName = String(spec.dropFirst(4)) }
-      switch mode {
-      case nil, "auto", "automatic": c.mode = .automatic
-      case "buffered": c.mode = .buffered
-      case "polled", "poll": c.mode = .polled
-      case let m?: throw UsageError("--mode must be auto, buffered or polled, got '\(m)'")
-      }
-      c.samplingFrequency = rate
-      c.pollingRate = rate
-      let iio: IIOSource
-      do {
-        iio = try IIOSource(configuration: c)
-      } catch {
-        throw ToolError(error.message)
-      }
+      let iio = try IIOSourceSpec.open(
+        spec, sysfsRoot: sysfsRoot, devRoot: devRoot, mode: mode, rate: rate)
       return (iio, { await iio.stop() })
     }
     guard !iioOnly else {

@@ -84,24 +84,8 @@ struct RecordCommand: ToolCommand {
       guard listen == nil, formatName == nil else {
         throw UsageError("--listen and --format apply to udp: sources")
       }
-      var c = IIOSourceConfiguration()
-      if let sysfsRoot { c.sysfsRoot = sysfsRoot }
-      if let devRoot { c.devRoot = devRoot }
-      if spec.hasPrefix("iio:") { c.deviceName = String(spec.dropFirst(4)) }
-      switch modeName {
-      case nil, "auto", "automatic": c.mode = .automatic
-      case "buffered": c.mode = .buffered
-      case "polled", "poll": c.mode = .polled
-      case let m?: throw UsageError("--mode must be auto, buffered or polled, got '\(m)'")
-      }
-      c.samplingFrequency = rate
-      c.pollingRate = rate
-      let iio: IIOSource
-      do {
-        iio = try IIOSource(configuration: c)
-      } catch {
-        throw ToolError(error.message)
-      }
+      let iio = try IIOSourceSpec.open(
+        spec, sysfsRoot: sysfsRoot, devRoot: devRoot, mode: modeName, rate: rate)
       source = iio
       note = {
         iio.fallbackReason.map { "polling sysfs because buffered reads failed: \($0)" }
