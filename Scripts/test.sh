@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/install-deps.sh
+echo "== every program the tests and scripts start is installed by install-deps.sh"
+perl Scripts/check-programs.pl
 echo "== swift format lint --strict"
 git ls-files '*.swift' | xargs swift format lint --strict --parallel
 echo "== swift build (warnings are errors)"

@@ -54,11 +54,12 @@ public func runSwell(
 ///   - name: The program.
 ///   - arguments: Its arguments.
 /// - Returns: The exit status, standard output and standard error.
-/// - Throws: An error starting the process.
+/// - Throws: ``MissingProgram`` (naming the program and its Debian package) when it is not
+///   installed, or an error starting the process.
 public func runProgram(_ name: String, _ arguments: [String]) throws -> (
   status: Int32, out: String, err: String
 ) {
-  try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
+  try runProcess(URL(fileURLWithPath: try requireProgram(name)), arguments)
 }
 
 /// Runs an executable and collects its exit status and output (both pipes are drained
@@ -117,5 +118,146 @@ private final class DataBox: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return data
+  }
+}
+
+/// Runs a helper program (xdotool, tmux) with `posix_spawnp` and `waitpid` and returns its
+/// standard output. The output goes through a file, not a pipe: a tmux server started by
+/// `new-session` would inherit a pipe and keep it open.
+///
+/// - Parameters:
+///   - name: The program, found on `PATH`.
+///   - arguments: Its arguments.
+///   - display: An X display to set as `DISPLAY`, or `nil` to keep this process's.
+/// - Returns: What it wrote to standard output (standard error is discarded).
+/// - Throws: ``MissingProgram`` when it is not installed, or the `posix_spawnp` error.
+@discardableResult
+public func spawnProgram(_ name: String, _ arguments: [String], display: String? = nil) throws
+  -> String
+{
+  let executable = try requireProgram(name)
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swell-tool-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+  ).path
+  defer { unlink(file) }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let argv = ([name] + arguments).map { strdup($0) } + [nil]
+  defer { for a in argv { free(a) } }
+  var environment = ProcessInfo.processInfo.environment
+  if let display { environment["DISPLAY"] = display }
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer { for e in envp { free(e) } }
+  var pid: pid_t = 0
+  let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+  guard rc == 0 else {
+    throw ProgramFailed(description: "\(name) could not start: \(String(cString: strerror(rc)))")
+  }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+}
+
+/// A helper program could not be started or did not do its job.
+public struct ProgramFailed: Error, CustomStringConvertible {
+  /// The one-line reason.
+  public var description: String
+
+  /// An error with a reason.
+  ///
+  /// - Parameter description: The one-line reason.
+  public init(description: String) { self.description = description }
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`.
+///
+/// - Parameters:
+///   - seconds: The longest wait, seconds.
+///   - condition: What to wait for.
+/// - Returns: Whether `condition` became true in time.
+public func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+  let deadline = Date().addingTimeInterval(seconds)
+  while Date() < deadline {
+    if try condition() { return true }
+    usleep(20_000)
+  }
+  return try condition()
+}
+
+/// An Xvfb server of its own for a test that sends keys: xdotool sends to the focused window
+/// through XTEST, which on a shared server can reach another test's window when focus moves.
+///
+/// The server ends when the value is released.
+public final class PrivateXServer {
+  /// The server's display name (`:N`), for `DISPLAY`.
+  public let display: String
+  private let pid: pid_t
+
+  /// Starts Xvfb on a free display number.
+  ///
+  /// - Throws: ``MissingProgram`` when Xvfb is not installed, ``ProgramFailed`` when no server
+  ///   came up.
+  public init() throws {
+    // Starts: Xvfb (through bash, which first closes inherited descriptors)
+    try requireProgram("Xvfb")
+    var chosen: (String, pid_t)?
+    for _ in 0..<20 {
+      let n = Int.random(in: 200...900)
+      guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"),
+        !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
+      else { continue }
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+      // Other tests' output pipes must not stay open in the server (their reads would hang):
+      // bash closes every descriptor above 2, then becomes Xvfb.
+      let script =
+        "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\"; "
+        + "fi; done; exec Xvfb :\(n) -screen 0 1024x768x24 -nolisten tcp"
+      let words: [String] = ["bash", "-c", script]
+      let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+      defer { for a in argv { free(a) } }
+      // Test threads block signals; the server must start with none blocked (or SIGTERM
+      // would not end it).
+      var attributes = posix_spawnattr_t()
+      posix_spawnattr_init(&attributes)
+      defer { posix_spawnattr_destroy(&attributes) }
+      var none = sigset_t()
+      sigemptyset(&none)
+      posix_spawnattr_setsigmask(&attributes, &none)
+      var defaults = sigset_t()
+      sigemptyset(&defaults)
+      for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+      posix_spawnattr_setsigdefault(&attributes, &defaults)
+      posix_spawnattr_setflags(
+        &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      var pid: pid_t = 0
+      guard posix_spawnp(&pid, "bash", &actions, &attributes, argv, environ) == 0 else {
+        continue
+      }
+      let up = waitFor(seconds: 10) {
+        FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+          || waitpid(pid, nil, WNOHANG) == pid
+      }
+      if up && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+        chosen = (":\(n)", pid)
+        break
+      }
+      kill(pid, SIGTERM)
+      waitpid(pid, nil, 0)
+    }
+    guard let chosen else { throw ProgramFailed(description: "no Xvfb server came up") }
+    (display, pid) = chosen
+  }
+
+  deinit {
+    kill(pid, SIGTERM)
+    waitpid(pid, nil, 0)
   }
 }

@@ -1,112 +1,9 @@
 import Foundation
 import SwellRender
+import SwellTestSupport
 import Testing
 
 @testable import SwellTool
-
-/// Runs a helper program (xdotool, tmux) with `posix_spawnp` and `waitpid` and returns its
-/// standard output. The output goes through a file, not a pipe: a tmux server started by
-/// `new-session` would inherit a pipe and keep it open.
-@discardableResult
-private func tool(_ name: String, _ arguments: [String], display: String? = nil) throws -> String {
-  let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "swell-live-tool-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-  ).path
-  defer { unlink(file) }
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  let argv = ([name] + arguments).map { strdup($0) } + [nil]
-  defer { for a in argv { free(a) } }
-  var environment = ProcessInfo.processInfo.environment
-  if let display { environment["DISPLAY"] = display }
-  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-  defer { for e in envp { free(e) } }
-  var pid: pid_t = 0
-  let rc = posix_spawnp(&pid, name, &actions, nil, argv, envp)
-  guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .ENOENT) }
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-  return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-}
-
-/// Polls `condition` every 20 ms for up to `seconds`.
-private func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if try condition() { return true }
-    usleep(20_000)
-  }
-  return try condition()
-}
-
-/// An Xvfb server of its own for a test that sends keys: xdotool sends to the focused window
-/// through XTEST, which on a shared server can reach another test's window when focus moves.
-private final class PrivateXServer {
-  let display: String
-  private let pid: pid_t
-
-  init() throws {
-    var chosen: (String, pid_t)?
-    for _ in 0..<20 {
-      let n = Int.random(in: 200...900)
-      guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"),
-        !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
-      else { continue }
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-      // Other tests' output pipes must not stay open in the server (their reads would hang):
-      // bash closes every descriptor above 2, then becomes Xvfb.
-      let script =
-        "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\"; "
-        + "fi; done; exec Xvfb :\(n) -screen 0 1024x768x24 -nolisten tcp"
-      let words: [String] = ["bash", "-c", script]
-      let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-      defer { for a in argv { free(a) } }
-      // Test threads block signals; the server must start with none blocked (or SIGTERM
-      // would not end it).
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var none = sigset_t()
-      sigemptyset(&none)
-      posix_spawnattr_setsigmask(&attributes, &none)
-      var defaults = sigset_t()
-      sigemptyset(&defaults)
-      for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-      posix_spawnattr_setsigdefault(&attributes, &defaults)
-      posix_spawnattr_setflags(
-        &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-      var pid: pid_t = 0
-      guard posix_spawnp(&pid, "bash", &actions, &attributes, argv, environ) == 0 else {
-        continue
-      }
-      let up = waitFor(seconds: 10) {
-        FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
-          || waitpid(pid, nil, WNOHANG) == pid
-      }
-      if up && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
-        chosen = (":\(n)", pid)
-        break
-      }
-      kill(pid, SIGTERM)
-      waitpid(pid, nil, 0)
-    }
-    guard let chosen else { throw POSIXError(.EAGAIN) }
-    (display, pid) = chosen
-  }
-
-  deinit {
-    kill(pid, SIGTERM)
-    waitpid(pid, nil, 0)
-  }
-}
 
 private func temporaryFolder() throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -204,7 +101,7 @@ struct LiveWindowToolTests {
       var window = ""
       let found = try waitFor(seconds: 20) {
         window =
-          try tool(
+          try spawnProgram(
             "xdotool", ["search", "--pid", "\(process.processIdentifier)"], display: display
           )
           .split(separator: "\n").first.map(String.init) ?? ""
@@ -212,10 +109,10 @@ struct LiveWindowToolTests {
       }
       guard found else { throw ToolError("no window appeared") }
       // The only window on this server: focus it so xdotool's keys reach it.
-      try tool("xdotool", ["windowfocus", window], display: display)
+      try spawnProgram("xdotool", ["windowfocus", window], display: display)
       usleep(100_000)
       for key in ["space", "s", "space", "q"] {
-        try tool("xdotool", ["key", "--window", window, key], display: display)
+        try spawnProgram("xdotool", ["key", "--window", window, key], display: display)
         usleep(150_000)
       }
     }
@@ -250,7 +147,7 @@ extension LiveWindowToolTests {
       var window = ""
       let found = try waitFor(seconds: 20) {
         window =
-          try tool(
+          try spawnProgram(
             "xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"],
             display: display
           )
@@ -259,12 +156,12 @@ extension LiveWindowToolTests {
       }
       guard found else { throw ToolError("no window appeared") }
       // The only window on this server: focus it so xdotool's keys reach it.
-      try tool("xdotool", ["windowfocus", window], display: display)
+      try spawnProgram("xdotool", ["windowfocus", window], display: display)
       usleep(100_000)
       usleep(1_000_000)  // the turn is done and held
-      try tool("xdotool", ["key", "--window", window, "r"], display: display)
+      try spawnProgram("xdotool", ["key", "--window", window, "r"], display: display)
       usleep(500_000)
-      try tool("xdotool", ["key", "--window", window, "q"], display: display)
+      try spawnProgram("xdotool", ["key", "--window", window, "q"], display: display)
     }
     withExtendedLifetime(x) {}
     #expect(r.status == 0, "\(r.stderr)")
@@ -294,12 +191,12 @@ struct LiveTerminalToolTests {
       "trap 'true' INT; '\(binary)' live '\(scene)' --terminal --stats; echo \"exit=$?\"; "
       + "stty -a > '\(folder.path)/stty.txt'; touch '\(folder.path)/done'; i=0; "
       + "while [ ! -e '\(folder.path)/release' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done"
-    try tool(
+    try spawnProgram(
       "tmux", ["-L", socket, "new-session", "-d", "-x", "40", "-y", "12", "sh", "-c", script])
   }
 
   private func capture(_ socket: String, escapes: Bool) throws -> String {
-    try tool("tmux", ["-L", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
+    try spawnProgram("tmux", ["-L", socket, "capture-pane", "-p"] + (escapes ? ["-e"] : []))
   }
 
   @Test(
@@ -324,7 +221,7 @@ struct LiveTerminalToolTests {
     #expect(drawn, "\(screen)")
     #expect(screen.contains("48;2;32;64;128"))
     // Several arrows in one read are fine; then quit.
-    try tool("tmux", ["-L", socket, "send-keys", "Right", "Right", "Left", quitKey])
+    try spawnProgram("tmux", ["-L", socket, "send-keys", "Right", "Right", "Left", quitKey])
     let done = waitFor(seconds: 20) {
       FileManager.default.fileExists(atPath: folder.appendingPathComponent("done").path)
     }

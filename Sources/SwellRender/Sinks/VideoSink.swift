@@ -106,6 +106,7 @@ public final class VideoSink: FrameSink {
     let file = try OutputFile(path: path)
     try file.closeDescriptor()
 
+    // Starts: ffmpeg (or the executable SWELL_FFMPEG names)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = options.arguments(
