@@ -88,10 +88,17 @@ public struct Attitude: Hashable, Sendable, Codable {
   /// The identity attitude: device axes aligned with the reference frame (lying flat, face up).
   public static let identity = Attitude(quaternion: .identity)
 
-  /// The rotation matrix taking device-frame vectors to the reference frame.
+  /// The rotation matrix as CoreMotion gives it (`CMAttitude.rotationMatrix`): it takes
+  /// reference-frame vectors to the device frame, so `rotationMatrix * v` is a world direction
+  /// `v` seen from the device (row *i* is the reference frame's view of device axis *i*).
   ///
-  /// CoreMotion's `rotationMatrix` is the transpose of this (it maps reference to device).
-  public var rotationMatrix: Matrix3 { quaternion.rotationMatrix }
+  /// It is the transpose (the inverse) of the rotation of ``quaternion``, which takes device
+  /// vectors to the reference frame; ``deviceToReferenceMatrix`` is that one.
+  public var rotationMatrix: Matrix3 { quaternion.rotationMatrix.transposed }
+
+  /// The rotation matrix taking device-frame vectors to the reference frame (the rotation of
+  /// ``quaternion``; the transpose of ``rotationMatrix``).
+  public var deviceToReferenceMatrix: Matrix3 { quaternion.rotationMatrix }
 
   /// Rotation about the device x axis, radians, in [−π/2, π/2] (`CMAttitude.pitch`).
   ///

@@ -53,6 +53,19 @@ public struct DeviceMotionFuser: Sendable {
   }
 }
 
+extension AttitudeEstimator.Mode {
+  /// The one rule that picks 6D or 9D fusion: the frames that refer to north
+  /// (`xArbitraryCorrectedZVertical`, `xMagneticNorthZVertical`, `xTrueNorthZVertical`) fuse the
+  /// magnetometer (9D); `xArbitraryZVertical` does not (6D), as CoreMotion's frames do. A frame
+  /// that needs the magnetometer with a source that has none is an error for the caller
+  /// (``MotionManager`` reports `notAvailable`).
+  ///
+  /// - Parameter referenceFrame: The frame of the attitudes wanted.
+  public init(referenceFrame: AttitudeReferenceFrame) {
+    self = referenceFrame.needsMagnetometer ? .nineD : .sixD
+  }
+}
+
 extension DeviceMotion {
   /// Device motion between two others: attitude by spherical interpolation, vectors linearly,
   /// heading along the shorter arc (when both are valid), accuracy the lower of the two.

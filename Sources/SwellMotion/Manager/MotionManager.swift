@@ -1,68 +1,86 @@
 import Foundation
 import Synchronization
 
-/// Device motion for apps, mirroring CoreMotion's `CMMotionManager`.
+/// Device motion for apps, mirroring CoreMotion's `CMMotionManager`, over any ``MotionSource``.
 ///
-/// A manager pulls events from one ``MotionSource``: raw samples are fused (every sample) by a
-/// ``DeviceMotionFuser``, device motion passes through. Updates are delivered three ways:
-/// - **push**: ``startDeviceMotionUpdates(using:to:withHandler:)`` calls a handler on an
-///   `OperationQueue` (as CoreMotion does) once per ``deviceMotionUpdateInterval``;
-/// - **pull**: ``startDeviceMotionUpdates(using:)``, then read ``deviceMotion`` (the latest
-///   fused motion, updated on every sample) whenever you like, e.g. on each display-link tick;
-/// - **async**: ``deviceMotionUpdates(using:)``, an `AsyncThrowingStream`, once per interval.
+/// **The manager is the one loop that pulls its source.** While any updates run, one task pulls
+/// ``MotionSource/next()``, fuses raw samples (every sample, by a ``DeviceMotionFuser``; device
+/// motion passes through) and hands the results to every kind of update:
 ///
-/// The interval is measured on the samples' timestamps: an update is delivered when a sample's
+/// - **device motion**, paced by ``deviceMotionUpdateInterval`` as CoreMotion does: push
+///   (``startDeviceMotionUpdates(using:to:withHandler:)`` calls a handler on an
+///   `OperationQueue`), pull (``startDeviceMotionUpdates(using:)``, then read ``deviceMotion``,
+///   updated on every sample, e.g. on each display-link tick) or async
+///   (``deviceMotionUpdates(using:)``);
+/// - **every fused sample**, in order, with back-pressure (``deviceMotionSamples(using:capacity:)``):
+///   what engines that integrate over samples need (the viewer-offset engine, the water wave), and
+///   what offline export and `swell fuse` read;
+/// - **raw sensor data** like CoreMotion's accelerometer, gyroscope and magnetometer updates
+///   (``startAccelerometerUpdates(to:withHandler:)`` and friends, in `MotionManager+Sensors`),
+///   and every raw sample (``imuSamples(capacity:)``, for recorders).
+///
+/// Device-motion updates and sample delivery share one fusion, so they share one reference
+/// frame: starting either in a frame ends the other's run in a different frame. The raw updates
+/// run beside them.
+///
+/// **Intervals** are measured on the samples' timestamps: an update is delivered when a sample's
 /// timestamp reaches the next due time (the first at the first sample, then every interval), so
 /// a 100 Hz source with a 0.05 s interval gives 20 updates per second of data, whatever the
 /// pace at which the source is replayed. A source slower than the interval delivers every
 /// sample (like the hardware cap CoreMotion documents).
 ///
-/// Errors (``MotionManagerError``, `CMError` codes) go to the handler or end the stream:
+/// **6D or 9D** follows one rule (``AttitudeEstimator/Mode/init(referenceFrame:)``): the frames
+/// that need north (every frame but `xArbitraryZVertical`) fuse the magnetometer, the arbitrary
+/// frame does not. True north is computed in one place, ``DeviceMotionFuser``, from
+/// ``magneticDeclination``.
+///
+/// **Errors** (``MotionManagerError``, `CMError` codes) go to the handlers or end the streams:
 /// - `trueNorthNotAvailable` (102) when `xTrueNorthZVertical` is asked for without a
 ///   ``magneticDeclination``; updates do not start.
-/// - `notAvailable` (109) when the frame needs a magnetometer the source lacks (updates do not
-///   start), or when the source fails (updates stop).
+/// - `notAvailable` (109) when the frame needs a magnetometer the source lacks, or raw updates
+///   are asked of a source of fused motion (updates do not start); or when the source fails for
+///   good (updates stop).
 /// - `deviceRequiresMovement` (101), once per start, when a frame that uses the magnetometer is
-///   in use and the fused ``DeviceMotion/magneticField`` accuracy is still `.uncalibrated` one
+///   in use and the fused `DeviceMotion.magneticField` accuracy is still `.uncalibrated` one
 ///   second (of sample time) after the first sample; updates continue.
+/// - A **transient** source error (``MotionSourceError/isTransient``: a device unplugged, a
+///   phone out of reach) never ends updates: it is reported to push handlers as a
+///   `notAvailable` error with ``MotionManagerError/isTransient`` set, and to
+///   ``sourceErrorHandler``; then the source is asked again after a delay from ``retryPolicy``
+///   (50 ms, doubling up to 1 s while it keeps failing, back to 50 ms after a success).
 ///
-/// When a recorded source ends, updates stop and ``isDeviceMotionActive`` becomes false.
+/// When a recorded source ends, updates stop and the `is…Active` properties become false. When
+/// the last updates stop (or the source ends), the manager calls ``MotionSource/stop()``.
 public final class MotionManager: Sendable {
-  private struct State {
-    var interval = 0.01
-    var declination: Double?
-    var frame = AttitudeReferenceFrame.xArbitraryZVertical
-    var deviceMotion: DeviceMotion?
-    var active = false
-    var generation = 0
-    var task: Task<Void, Never>?
-    var finish: (@Sendable () -> Void)?
-  }
+  /// How long to wait before asking a source again after a transient error.
+  public struct RetryPolicy: Hashable, Sendable {
+    /// The wait after the first failure in a row, seconds (default 0.05).
+    public var initialDelay: Double
+    /// The longest wait, seconds (default 1).
+    public var maximumDelay: Double
+    /// The factor between successive waits (default 2).
+    public var multiplier: Double
 
-  /// Where updates go.
-  private enum Delivery: Sendable {
-    case pull
-    case push(OperationQueue, @Sendable (DeviceMotion?, MotionManagerError?) -> Void)
-    case stream(AsyncThrowingStream<DeviceMotion, any Error>.Continuation)
-
-    func deliver(_ motion: DeviceMotion) {
-      switch self {
-      case .pull: break
-      case .push(let queue, let handler): queue.addOperation { handler(motion, nil) }
-      case .stream(let c): c.yield(motion)
-      }
+    /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - initialDelay: Seconds after the first failure in a row.
+    ///   - maximumDelay: The longest wait, seconds.
+    ///   - multiplier: The factor between successive waits.
+    public init(initialDelay: Double = 0.05, maximumDelay: Double = 1, multiplier: Double = 2) {
+      self.initialDelay = initialDelay
+      self.maximumDelay = maximumDelay
+      self.multiplier = multiplier
     }
 
-    func fail(_ error: MotionManagerError, final: Bool) {
-      switch self {
-      case .pull: break
-      case .push(let queue, let handler): queue.addOperation { handler(nil, error) }
-      case .stream(let c): if final { c.finish(throwing: error) }
-      }
-    }
-
-    func end() {
-      if case .stream(let c) = self { c.finish() }
+    /// The wait after `failures` failures in a row, seconds.
+    ///
+    /// - Parameter failures: 1 for the first failure.
+    /// - Returns: `initialDelay · multiplier^(failures − 1)`, at most `maximumDelay`.
+    public func delay(afterFailures failures: Int) -> Double {
+      let exponent = Double(max(0, min(failures - 1, 64)))
+      let d = initialDelay * pow(max(multiplier, 1), exponent)
+      return d.isFinite ? max(0, min(d, maximumDelay)) : max(0, maximumDelay)
     }
   }
 
@@ -70,7 +88,10 @@ public final class MotionManager: Sendable {
   public let source: any MotionSource
   /// Estimator settings used for fusion.
   public let settings: AttitudeEstimator.Settings
-  private let state = Mutex(State())
+  /// How transient source errors are retried.
+  public let retryPolicy: RetryPolicy
+  let sleep: @Sendable (Double) async throws -> Void
+  let state = Mutex(State())
 
   /// The shortest and longest update intervals, seconds.
   public static let updateIntervalRange: ClosedRange<Double> = 0.001...1
@@ -80,40 +101,168 @@ public final class MotionManager: Sendable {
   /// - Parameters:
   ///   - source: Where samples come from.
   ///   - settings: Estimator settings for fusing raw samples.
-  public init(source: any MotionSource, settings: AttitudeEstimator.Settings = .init()) {
+  ///   - retryPolicy: The waits after transient source errors.
+  ///   - sleep: How to wait a number of seconds (default: `Task.sleep`; tests pass a manual
+  ///     clock's sleep).
+  public init(
+    source: any MotionSource, settings: AttitudeEstimator.Settings = .init(),
+    retryPolicy: RetryPolicy = RetryPolicy(),
+    sleep: (@Sendable (Double) async throws -> Void)? = nil
+  ) {
     self.source = source
     self.settings = settings
+    self.retryPolicy = retryPolicy
+    self.sleep =
+      sleep ?? { seconds in
+        try await Task.sleep(for: .nanoseconds(Int64(min(max(seconds, 0), 3600) * 1e9)))
+      }
   }
+
+  // MARK: - State
+
+  /// What runs: the subscriptions and the loop.
+  struct State {
+    var deviceMotionInterval = 0.01
+    var declination: Double?
+    var frame = AttitudeReferenceFrame.xArbitraryZVertical
+    var deviceMotion: DeviceMotion?
+    var motion: MotionSubscription?
+    var raw: [RawKind: RawSubscription] = [:]
+    var imu: MotionSamples<IMUSample>?
+    var nextID = 1
+    var loop: Task<Void, Never>?
+    var loopID = 0
+    var sourceErrorHandler: (@Sendable (MotionManagerError) -> Void)?
+    var intervals: [RawKind: Double] = [:]
+    var latestRaw = LatestRaw()
+
+    var isIdle: Bool { motion == nil && raw.isEmpty && imu == nil }
+  }
+
+  /// The latest raw readings.
+  struct LatestRaw {
+    var accelerometer: AccelerometerData?
+    var gyro: GyroData?
+    var magnetometer: MagnetometerData?
+  }
+
+  /// The kinds of raw update.
+  enum RawKind: Hashable, Sendable, CaseIterable {
+    case accelerometer, gyro, magnetometer
+  }
+
+  /// Where device-motion updates go.
+  enum Delivery: Sendable {
+    case pull
+    case push(OperationQueue, @Sendable (DeviceMotion?, MotionManagerError?) -> Void)
+    case stream(AsyncThrowingStream<DeviceMotion, any Error>.Continuation)
+    case samples(MotionSamples<DeviceMotion>)
+
+    func fail(_ error: MotionManagerError, final: Bool) {
+      switch self {
+      case .pull: break
+      case .push(let queue, let handler): queue.addOperation { handler(nil, error) }
+      case .stream(let c): if final { c.finish(throwing: error) }
+      case .samples(let s):
+        if final { s.finish(throwing: error) } else if error.isTransient { s.noteTransientError() }
+      }
+    }
+
+    func end() {
+      switch self {
+      case .stream(let c): c.finish()
+      case .samples(let s): s.finish()
+      default: break
+      }
+    }
+  }
+
+  /// The running device-motion updates.
+  struct MotionSubscription {
+    var id: Int
+    var frame: AttitudeReferenceFrame
+    var declination: Double
+    var interval: Double
+    var delivery: Delivery
+    var nextDue: Double?
+    var firstTime: Double?
+    var warnedMovement = false
+  }
+
+  /// Where raw updates go.
+  enum RawDelivery: Sendable {
+    case pull
+    case push(@Sendable (RawReading) -> Void, @Sendable (MotionManagerError) -> Void)
+    case stream(@Sendable (RawReading) -> Void, @Sendable (MotionManagerError?) -> Void)
+
+    func fail(_ error: MotionManagerError, final: Bool) {
+      switch self {
+      case .pull: break
+      case .push(_, let failed): failed(error)
+      case .stream(_, let finish): if final { finish(error) }
+      }
+    }
+
+    func end() {
+      if case .stream(_, let finish) = self { finish(nil) }
+    }
+  }
+
+  /// One raw reading of any kind.
+  enum RawReading: Sendable {
+    case accelerometer(AccelerometerData)
+    case gyro(GyroData)
+    case magnetometer(MagnetometerData)
+  }
+
+  /// Running raw updates of one kind.
+  struct RawSubscription {
+    var id: Int
+    var interval: Double
+    var delivery: RawDelivery
+    var nextDue: Double?
+  }
+
+  // MARK: - Device motion: settings and state
 
   /// True: a manager always has a source (`CMMotionManager.isDeviceMotionAvailable`).
   public var isDeviceMotionAvailable: Bool { true }
 
-  /// Seconds between pushed or streamed updates (default 0.01), clamped to
-  /// ``updateIntervalRange``; takes effect at the next start.
+  /// Seconds between pushed or streamed device-motion updates (default 0.01), clamped to
+  /// ``updateIntervalRange``; takes effect at the next start
+  /// (`CMMotionManager.deviceMotionUpdateInterval`).
   public var deviceMotionUpdateInterval: Double {
-    get { state.withLock { $0.interval } }
-    set {
-      let v = newValue.isFinite ? newValue : 0.01
-      let clamped = min(
-        Self.updateIntervalRange.upperBound, max(Self.updateIntervalRange.lowerBound, v))
-      state.withLock { $0.interval = clamped }
-    }
+    get { state.withLock { $0.deviceMotionInterval } }
+    set { state.withLock { $0.deviceMotionInterval = Self.clampedInterval(newValue) } }
+  }
+
+  static func clampedInterval(_ value: Double) -> Double {
+    let v = value.isFinite ? value : 0.01
+    return min(updateIntervalRange.upperBound, max(updateIntervalRange.lowerBound, v))
   }
 
   /// Magnetic declination, degrees, east positive; needed for `xTrueNorthZVertical`
-  /// (CoreMotion gets it from the location; here the user gives it).
+  /// (CoreMotion gets it from the location; here the user gives it). The one place where true
+  /// north comes from.
   public var magneticDeclination: Double? {
     get { state.withLock { $0.declination } }
     set { state.withLock { $0.declination = newValue } }
   }
 
-  /// True while updates are running.
-  public var isDeviceMotionActive: Bool { state.withLock { $0.active } }
+  /// Receives every source error as it happens, transient or final (for logs and status lines);
+  /// called on the manager's task.
+  public var sourceErrorHandler: (@Sendable (MotionManagerError) -> Void)? {
+    get { state.withLock { $0.sourceErrorHandler } }
+    set { state.withLock { $0.sourceErrorHandler = newValue } }
+  }
+
+  /// True while device-motion updates (or sample delivery) run.
+  public var isDeviceMotionActive: Bool { state.withLock { $0.motion != nil } }
 
   /// The latest device motion (every fused sample), or `nil` before the first.
   public var deviceMotion: DeviceMotion? { state.withLock { $0.deviceMotion } }
 
-  /// The reference frame of the running (or last) updates.
+  /// The reference frame of the running (or last) device-motion updates.
   public var attitudeReferenceFrame: AttitudeReferenceFrame { state.withLock { $0.frame } }
 
   /// The reference frames a source supports: all four with a magnetometer, else only
@@ -132,13 +281,15 @@ public final class MotionManager: Sendable {
     Self.availableAttitudeReferenceFrames(for: source)
   }
 
+  // MARK: - Device motion: starting and stopping
+
   /// Starts updates for pulling: read ``deviceMotion`` when needed.
   ///
   /// - Parameter referenceFrame: The frame of the attitudes.
   public func startDeviceMotionUpdates(
     using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
   ) {
-    start(referenceFrame, .pull)
+    startMotion(referenceFrame, .pull)
   }
 
   /// Starts pushed updates: `handler` is called on `queue` once per
@@ -152,13 +303,14 @@ public final class MotionManager: Sendable {
     using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, to queue: OperationQueue,
     withHandler handler: @escaping @Sendable (DeviceMotion?, MotionManagerError?) -> Void
   ) {
-    start(referenceFrame, .push(queue, handler))
+    startMotion(referenceFrame, .push(queue, handler))
   }
 
   /// Starts updates as an asynchronous sequence, one element per ``deviceMotionUpdateInterval``.
   ///
   /// The stream ends when updates stop (``stopDeviceMotionUpdates()``, or the source ends) and
-  /// throws a ``MotionManagerError`` when they fail. Starting other updates ends it.
+  /// throws a ``MotionManagerError`` when they fail. Starting other device-motion updates ends
+  /// it.
   ///
   /// - Parameter referenceFrame: The frame of the attitudes.
   /// - Returns: The updates.
@@ -166,136 +318,280 @@ public final class MotionManager: Sendable {
     using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
   ) -> AsyncThrowingStream<DeviceMotion, any Error> {
     let (stream, continuation) = AsyncThrowingStream<DeviceMotion, any Error>.makeStream()
+    let id = startMotion(referenceFrame, .stream(continuation))
     continuation.onTermination = { [weak self] reason in
-      if case .cancelled = reason { self?.stopDeviceMotionUpdates() }
+      if case .cancelled = reason { self?.stopMotion(id: id) }
     }
-    start(referenceFrame, .stream(continuation))
     return stream
   }
 
-  /// Stops updates; ``deviceMotion`` keeps its last value.
-  public func stopDeviceMotionUpdates() {
-    let (task, finish) = state.withLock { s in
-      s.generation += 1
-      s.active = false
-      defer {
-        s.task = nil
-        s.finish = nil
-      }
-      return (s.task, s.finish)
-    }
-    task?.cancel()
-    finish?()
+  /// Starts delivery of **every** fused sample, in order, with back-pressure: the pull waits
+  /// while `capacity` samples are queued, so nothing is dropped and memory stays bounded.
+  ///
+  /// The samples end when updates stop (``stopDeviceMotionUpdates()``, ``MotionSamples/cancel()``,
+  /// or the source ends) and throw a ``MotionManagerError`` when the source fails for good.
+  /// Sample delivery is the device-motion update of this manager (it replaces running
+  /// device-motion updates, and starting those replaces it); ``deviceMotion`` follows it.
+  ///
+  /// - Parameters:
+  ///   - referenceFrame: The frame of the attitudes.
+  ///   - capacity: The most samples queued before the pull waits (default 1024).
+  /// - Returns: The samples.
+  public func deviceMotionSamples(
+    using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, capacity: Int = 1024
+  ) -> MotionSamples<DeviceMotion> {
+    let samples = MotionSamples<DeviceMotion>(capacity: capacity)
+    let id = startMotion(referenceFrame, .samples(samples))
+    samples.onCancel { [weak self] in self?.stopMotion(id: id) }
+    return samples
   }
 
-  /// Waits until the running updates end (the source ended, failed, or updates were stopped).
+  /// Stops device-motion updates and sample delivery; ``deviceMotion`` keeps its last value.
+  public func stopDeviceMotionUpdates() {
+    stopMotion(id: nil)
+  }
+
+  /// Waits until the running updates of every kind end (the source ended or failed, or the
+  /// updates were stopped).
   public func waitUntilUpdatesEnd() async {
-    let task = state.withLock { $0.task }
+    let task = state.withLock { $0.loop }
     await task?.value
   }
 
-  private func start(_ frame: AttitudeReferenceFrame, _ delivery: Delivery) {
-    stopDeviceMotionUpdates()
-    let declination = state.withLock { $0.declination }
+  @discardableResult
+  private func startMotion(_ frame: AttitudeReferenceFrame, _ delivery: Delivery) -> Int {
+    stopMotion(id: nil)
+    let (declination, id, interval) = state.withLock { s in
+      s.frame = frame
+      defer { s.nextID += 1 }
+      return (s.declination, s.nextID, s.deviceMotionInterval)
+    }
     if frame.needsMagnetometer && !source.hasMagnetometer {
-      state.withLock { $0.frame = frame }
       delivery.fail(
         MotionManagerError(
           .notAvailable, "\(frame.name) needs a magnetometer and \(source.name) has none"),
         final: true)
-      return
+      return id
     }
     if frame == .xTrueNorthZVertical && declination == nil {
-      state.withLock { $0.frame = frame }
       delivery.fail(
         MotionManagerError(
           .trueNorthNotAvailable, "xTrueNorthZVertical needs magneticDeclination to be set"),
         final: true)
-      return
+      return id
     }
     state.withLock { s in
-      s.frame = frame
-      s.active = true
-      let generation = s.generation
-      let interval = s.interval
-      let fuser = DeviceMotionFuser(
-        mode: frame.needsMagnetometer ? .nineD : .sixD, referenceFrame: frame,
-        declinationDegrees: declination ?? 0, settings: settings)
-      s.finish = { delivery.end() }
-      s.task = Task { [self] in
-        await run(generation: generation, interval: interval, fuser: fuser, delivery: delivery)
-      }
+      s.motion = MotionSubscription(
+        id: id, frame: frame, declination: declination ?? 0, interval: interval,
+        delivery: delivery)
+    }
+    ensureLoop()
+    return id
+  }
+
+  /// Ends the device-motion subscription (`id`: only if it is still that one).
+  func stopMotion(id: Int?) {
+    let ended: MotionSubscription? = state.withLock { s in
+      guard let m = s.motion, id == nil || m.id == id else { return nil }
+      s.motion = nil
+      return m
+    }
+    ended?.delivery.end()
+    stopLoopIfIdle()
+  }
+
+  // MARK: - The loop
+
+  /// Starts the pull loop if it is not running.
+  func ensureLoop() {
+    state.withLock { s in
+      guard s.loop == nil else { return }
+      s.loopID += 1
+      let loopID = s.loopID
+      s.loop = Task.detached { [self] in await self.run(loopID: loopID) }
     }
   }
 
-  private func isCurrent(_ generation: Int) -> Bool {
-    state.withLock { $0.generation == generation }
+  /// Cancels the loop when nothing subscribes any more, and stops the source.
+  func stopLoopIfIdle() {
+    let task: Task<Void, Never>? = state.withLock { s in
+      guard s.isIdle, let t = s.loop else { return nil }
+      s.loop = nil
+      return t
+    }
+    guard let task else { return }
+    task.cancel()
+    let source = self.source
+    Task.detached { await source.stop() }
   }
 
-  private func run(
-    generation: Int, interval: Double, fuser initial: DeviceMotionFuser, delivery: Delivery
-  ) async {
-    var fuser = initial
-    var nextDue: Double?
-    var firstTime: Double?
-    var warnedMovement = false
-    let tolerance = min(1e-6, interval * 1e-3)
-    let usesMagnetometer = fuser.referenceFrame.needsMagnetometer
+  private func run(loopID: Int) async {
+    var fuser: DeviceMotionFuser?
+    var fuserID = 0
+    var failures = 0
     while !Task.isCancelled {
       let event: MotionEvent?
       do {
         event = try await source.next()
+        failures = 0
       } catch is CancellationError {
-        return
+        break
+      } catch let error as MotionSourceError where error.isTransient {
+        if Task.isCancelled { break }
+        failures += 1
+        reportTransient(error)
+        do {
+          try await sleep(retryPolicy.delay(afterFailures: failures))
+        } catch {
+          break
+        }
+        continue
       } catch {
-        guard isCurrent(generation) else { return }
-        finishRun(generation)
-        delivery.fail(
-          MotionManagerError(.notAvailable, "\(source.name) failed: \(error)"), final: true)
+        if Task.isCancelled { break }
+        endAll(
+          loopID: loopID,
+          failure: MotionManagerError(.notAvailable, "\(source.name) failed: \(error)"))
         return
       }
-      guard let event else { break }
-      let motion: DeviceMotion
-      switch event {
-      case .sample(let s): motion = fuser.update(s)
-      case .deviceMotion(let m): motion = m
+      guard let event else {
+        endAll(loopID: loopID, failure: nil)
+        return
       }
-      guard motion.attitude.quaternion.isFinite, motion.gravity.isFinite else { continue }
-      let stillCurrent: Bool = state.withLock { s in
-        guard s.generation == generation else { return false }
-        s.deviceMotion = motion
-        return true
+      // Fuse for the device-motion subscription (the fuser is this task's own).
+      let subscription = state.withLock { $0.motion.map { ($0.id, $0.frame, $0.declination) } }
+      var motion: DeviceMotion?
+      if let (id, frame, declination) = subscription {
+        if fuserID != id || fuser == nil {
+          fuser = DeviceMotionFuser(
+            mode: AttitudeEstimator.Mode(referenceFrame: frame), referenceFrame: frame,
+            declinationDegrees: declination, settings: settings)
+          fuserID = id
+        }
+        switch event {
+        case .sample(let s): motion = fuser?.update(s)
+        case .deviceMotion(let m): motion = m
+        }
+        if let m = motion, !(m.attitude.quaternion.isFinite && m.gravity.isFinite) { motion = nil }
       }
-      guard stillCurrent else { return }
-      let t = motion.timestamp
-      if firstTime == nil { firstTime = t }
-      if usesMagnetometer, !warnedMovement, let t0 = firstTime, t - t0 >= 1,
-        motion.magneticField.accuracy == .uncalibrated
-      {
-        warnedMovement = true
-        delivery.fail(
-          MotionManagerError(
-            .deviceRequiresMovement,
-            "the magnetometer is not calibrated; move the device in a figure eight"),
-          final: false)
+      let actions = state.withLock { s in
+        collectActions(&s, event: event, motion: motion, motionID: fuserID)
       }
-      if t + tolerance >= (nextDue ?? t) {
-        delivery.deliver(motion)
-        var due = (nextDue ?? t) + interval
-        if due <= t { due = t + interval }
-        nextDue = due
-      }
+      for action in actions { await action() }
     }
-    guard isCurrent(generation) else { return }
-    finishRun(generation)
-    delivery.end()
   }
 
-  private func finishRun(_ generation: Int) {
-    state.withLock { s in
-      guard s.generation == generation else { return }
-      s.active = false
-      s.finish = nil
+  /// Updates the state for one event and returns the deliveries to make outside the lock.
+  private func collectActions(
+    _ s: inout State, event: MotionEvent, motion: DeviceMotion?, motionID: Int
+  ) -> [@Sendable () async -> Void] {
+    var actions: [@Sendable () async -> Void] = []
+    if let motion, var sub = s.motion, sub.id == motionID {
+      s.deviceMotion = motion
+      let t = motion.timestamp
+      if sub.firstTime == nil { sub.firstTime = t }
+      if sub.frame.needsMagnetometer, !sub.warnedMovement, let t0 = sub.firstTime, t - t0 >= 1,
+        motion.magneticField.accuracy == .uncalibrated
+      {
+        sub.warnedMovement = true
+        let delivery = sub.delivery
+        actions.append {
+          delivery.fail(
+            MotionManagerError(
+              .deviceRequiresMovement,
+              "the magnetometer is not calibrated; move the device in a figure eight"),
+            final: false)
+        }
+      }
+      switch sub.delivery {
+      case .samples(let samples):
+        actions.append { await samples.push(motion) }
+      case .pull:
+        break
+      case .push, .stream:
+        let tolerance = min(1e-6, sub.interval * 1e-3)
+        if t + tolerance >= (sub.nextDue ?? t) {
+          var due = (sub.nextDue ?? t) + sub.interval
+          if due <= t { due = t + sub.interval }
+          sub.nextDue = due
+          let delivery = sub.delivery
+          actions.append {
+            switch delivery {
+            case .push(let queue, let handler): queue.addOperation { handler(motion, nil) }
+            case .stream(let c): c.yield(motion)
+            default: break
+            }
+          }
+        }
+      }
+      s.motion = sub
     }
+    guard case .sample(let sample) = event else { return actions }
+    if let imu = s.imu { actions.append { await imu.push(sample) } }
+    let readings: [RawKind: RawReading?] = [
+      .accelerometer: .accelerometer(AccelerometerData(sample)),
+      .gyro: .gyro(GyroData(sample)),
+      .magnetometer: MagnetometerData(sample).map(RawReading.magnetometer),
+    ]
+    if case .accelerometer(let a)?? = readings[.accelerometer] { s.latestRaw.accelerometer = a }
+    if case .gyro(let g)?? = readings[.gyro] { s.latestRaw.gyro = g }
+    if case .magnetometer(let m)?? = readings[.magnetometer] { s.latestRaw.magnetometer = m }
+    for (kind, var sub) in s.raw {
+      guard let reading = readings[kind] ?? nil else { continue }
+      let t = sample.timestamp
+      let tolerance = min(1e-6, sub.interval * 1e-3)
+      guard t + tolerance >= (sub.nextDue ?? t) else { continue }
+      var due = (sub.nextDue ?? t) + sub.interval
+      if due <= t { due = t + sub.interval }
+      sub.nextDue = due
+      s.raw[kind] = sub
+      switch sub.delivery {
+      case .pull: break
+      case .push(let deliver, _), .stream(let deliver, _): actions.append { deliver(reading) }
+      }
+    }
+    return actions
+  }
+
+  private func reportTransient(_ error: MotionSourceError) {
+    let reported = MotionManagerError(
+      .notAvailable, "\(source.name): \(error.message)", isTransient: true)
+    let (motion, raw, imu, handler) = state.withLock { s in
+      (s.motion?.delivery, s.raw.values.map(\.delivery), s.imu, s.sourceErrorHandler)
+    }
+    motion?.fail(reported, final: false)
+    for r in raw { r.fail(reported, final: false) }
+    imu?.noteTransientError()
+    handler?(reported)
+  }
+
+  /// Ends every subscription: the source ended (`failure` nil) or failed for good.
+  private func endAll(loopID: Int, failure: MotionManagerError?) {
+    let (motion, raw, imu, handler) = state.withLock { s in
+      guard s.loopID == loopID else {
+        return (
+          MotionSubscription?.none, [RawSubscription](), MotionSamples<IMUSample>?.none,
+          s.sourceErrorHandler
+        )
+      }
+      defer {
+        s.motion = nil
+        s.raw = [:]
+        s.imu = nil
+        s.loop = nil
+      }
+      return (s.motion, Array(s.raw.values), s.imu, s.sourceErrorHandler)
+    }
+    if let failure {
+      handler?(failure)
+      motion?.delivery.fail(failure, final: true)
+      for r in raw { r.delivery.fail(failure, final: true) }
+      imu?.finish(throwing: failure)
+    } else {
+      motion?.delivery.end()
+      for r in raw { r.delivery.end() }
+      imu?.finish()
+    }
+    let source = self.source
+    Task.detached { await source.stop() }
   }
 }

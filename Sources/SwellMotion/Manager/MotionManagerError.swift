@@ -37,15 +37,21 @@ public struct MotionManagerError: Error, Hashable, Sendable, CustomStringConvert
   public var code: Code
   /// A one-line explanation.
   public var message: String
+  /// True for a report that does not end updates: a transient source error, after which the
+  /// manager asks the source again (CoreMotion has no such case; its handlers get these as
+  /// errors with updates going on).
+  public var isTransient: Bool
 
   /// Creates an error.
   ///
   /// - Parameters:
   ///   - code: The code.
   ///   - message: A one-line explanation.
-  public init(_ code: Code, _ message: String) {
+  ///   - isTransient: Whether updates go on (default false).
+  public init(_ code: Code, _ message: String, isTransient: Bool = false) {
     self.code = code
     self.message = message
+    self.isTransient = isTransient
   }
 
   /// `MESSAGE (CMError CODE)`.

@@ -26,17 +26,29 @@ struct CSVScanner {
   private var lineNumber = 0
 
   /// Creates a scanner over a file's bytes.
-  init(bytes input: some Collection<UInt8>, fileName: String) {
+  ///
+  /// - Parameters:
+  ///   - input: The bytes: a whole file, or (from ``CSVFileReader``) a block of whole lines.
+  ///   - fileName: The name used in errors.
+  ///   - linesBefore: The number of lines of the file before these bytes (line numbers in
+  ///     errors continue from it); a UTF-8 byte-order mark is skipped only when it is 0.
+  init(bytes input: some Collection<UInt8>, fileName: String, linesBefore: Int = 0) {
     var b = [UInt8]()
     b.reserveCapacity(input.count + 1)
     b.append(contentsOf: input)
     count = b.count
-    // Skip a UTF-8 byte-order mark.
-    if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { position = 3 }
+    // Skip a UTF-8 byte-order mark at the start of the file.
+    if linesBefore == 0 && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+      position = 3
+    }
     b.append(0)
     bytes = b
     self.fileName = fileName
+    lineNumber = linesBefore
   }
+
+  /// The number of lines read so far (the last returned line's number).
+  var linesRead: Int { lineNumber }
 
   /// Returns the next line, or `nil` at the end of the file.
   mutating func nextLine() -> Line? {

@@ -79,44 +79,114 @@ public enum DeviceMotionCSV {
     _ bytes: some Collection<UInt8>, fileName: String
   ) throws(RecordingError) -> Contents {
     var scanner = CSVScanner(bytes: bytes, fileName: fileName)
+    var frame = FrameComment()
+    let headerLine = scanner.nextRecord(comment: { frame.read($0, $1) })
+    let layout = try Layout(headerLine, frame: frame, scanner: scanner)
+    var fields: [Range<Int>] = []
+    var motions: [DeviceMotion] = []
+    var previous = -Double.infinity
+    while let line = scanner.nextRecord() {
+      let motion = try layout.row(line, scanner: scanner, fields: &fields, previous: previous)
+      previous = motion.timestamp
+      motions.append(motion)
+    }
+    return Contents(
+      referenceFrame: layout.referenceFrame, motions: motions,
+      hasMagneticField: layout.hasMagneticField)
+  }
+
+  /// Reads a device-motion file row by row, holding about one block of the file (1 MiB)
+  /// whatever its length: the streaming form of ``read(from:)``, with the same checks and errors.
+  public struct Reader {
+    private var file: CSVFileReader
+    private let layout: Layout
+    private var fields: [Range<Int>] = []
+    private var previous = -Double.infinity
+
+    /// Opens a file and reads its reference-frame comment and header.
+    ///
+    /// - Parameter url: The file.
+    /// - Throws: ``RecordingError`` when it cannot be read or its header is not a device-motion
+    ///   one.
+    public init(url: URL) throws(RecordingError) {
+      file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
+      var frame = FrameComment()
+      let headerLine = try file.nextRecord(comment: { frame.read($0, $1) })
+      layout = try Layout(headerLine, frame: frame, scanner: file.scanner)
+    }
+
+    /// The frame named by the file's `# referenceFrame:` comment (default `xArbitraryZVertical`).
+    public var referenceFrame: AttitudeReferenceFrame { layout.referenceFrame }
+
+    /// Whether the file has the magnetic-field and heading columns.
+    public var hasMagneticField: Bool { layout.hasMagneticField }
+
+    /// The next row, or `nil` at the end of the file.
+    ///
+    /// - Returns: The device motion.
+    /// - Throws: ``RecordingError`` naming the line and column of a malformed row.
+    public mutating func next() throws(RecordingError) -> DeviceMotion? {
+      guard let line = try file.nextRecord() else { return nil }
+      let motion = try layout.row(line, scanner: file.scanner, fields: &fields, previous: previous)
+      previous = motion.timestamp
+      return motion
+    }
+  }
+
+  /// The `# referenceFrame: NAME` comment read before the header.
+  private struct FrameComment {
     var frame = AttitudeReferenceFrame.xArbitraryZVertical
-    var frameError: (line: Int, message: String)?
-    let readComment: (Int, String) -> Void = { number, text in
+    var error: (line: Int, message: String)?
+
+    mutating func read(_ number: Int, _ text: String) {
       let t = text.trimmingCharacters(in: .whitespaces)
       guard t.hasPrefix("referenceFrame:") else { return }
       let name = t.dropFirst("referenceFrame:".count).trimmingCharacters(in: .whitespaces)
       if let f = AttitudeReferenceFrame(name: name) {
         frame = f
       } else {
-        frameError = (number, "unknown reference frame '\(name)'")
+        error = (number, "unknown reference frame '\(name)'")
       }
     }
-    let headerLine = scanner.nextRecord(comment: readComment)
-    if let frameError {
-      throw scanner.error(
-        frameError.line, nil,
-        "\(frameError.message); expected one of "
-          + AttitudeReferenceFrame.allCases.map(\.name).joined(separator: ", "))
+  }
+
+  /// A checked header: the frame and where the optional magnetic columns are.
+  private struct Layout {
+    let referenceFrame: AttitudeReferenceFrame
+    let magneticIndex: [Int?]
+    let hasMagneticField: Bool
+
+    init(_ headerLine: CSVScanner.Line?, frame: FrameComment, scanner: CSVScanner)
+      throws(RecordingError)
+    {
+      if let e = frame.error {
+        throw scanner.error(
+          e.line, nil,
+          "\(e.message); expected one of "
+            + AttitudeReferenceFrame.allCases.map(\.name).joined(separator: ", "))
+      }
+      guard let headerLine else {
+        throw scanner.error(nil, nil, "empty file: expected the device-motion header")
+      }
+      var fields: [Range<Int>] = []
+      let names = try scanner.header(
+        headerLine, into: &fields, expected: columns.joined(separator: ","),
+        matches: matches(header:))
+      referenceFrame = frame.frame
+      // Optional magnetic columns, by name.
+      magneticIndex = magneticColumns.map { name in names.firstIndex(of: name) }
+      hasMagneticField = magneticIndex.allSatisfy { $0 != nil }
     }
-    guard let headerLine else {
-      throw scanner.error(nil, nil, "empty file: expected the device-motion header")
-    }
-    var fields: [Range<Int>] = []
-    let names = try scanner.header(
-      headerLine, into: &fields, expected: columns.joined(separator: ","),
-      matches: matches(header:))
-    // Optional magnetic columns, by name.
-    let magneticIndex = magneticColumns.map { name in names.firstIndex(of: name) }
-    let hasMagnetic = magneticIndex.allSatisfy { $0 != nil }
-    var motions: [DeviceMotion] = []
-    var previous = -Double.infinity
-    var v = [Double](repeating: 0, count: columns.count)
-    while let line = scanner.nextRecord() {
+
+    func row(
+      _ line: CSVScanner.Line, scanner: CSVScanner, fields: inout [Range<Int>], previous: Double
+    ) throws(RecordingError) -> DeviceMotion {
       scanner.split(line, into: &fields)
       guard fields.count >= columns.count else {
         throw scanner.error(
           line.number, nil, "expected \(columns.count) fields, found \(fields.count)")
       }
+      var v = [Double](repeating: 0, count: columns.count)
       for c in 0..<columns.count {
         v[c] = try number(fields[c], columns[c], scanner, line.number)
       }
@@ -126,7 +196,6 @@ public enum DeviceMotionCSV {
           "time \(scanner.text(fields[0])) does not increase (previous \(formatNumber(previous)))"
         )
       }
-      previous = v[0]
       let q = Quaternion(w: v[1], x: v[2], y: v[3], z: v[4])
       guard q.norm > 1e-6 else {
         throw scanner.error(line.number, "attitude.w", "the attitude quaternion is zero")
@@ -140,8 +209,8 @@ public enum DeviceMotionCSV {
       var motion = DeviceMotion(
         timestamp: v[0], attitude: Attitude(quaternion: q),
         rotationRate: Vector3(v[11], v[12], v[13]), gravity: Vector3(v[5], v[6], v[7]),
-        userAcceleration: Vector3(v[8], v[9], v[10]), referenceFrame: frame)
-      if hasMagnetic {
+        userAcceleration: Vector3(v[8], v[9], v[10]), referenceFrame: referenceFrame)
+      if hasMagneticField {
         var m = [Double](repeating: 0, count: 5)
         for k in 0..<5 {
           guard let index = magneticIndex[k], index < fields.count else {
@@ -160,9 +229,8 @@ public enum DeviceMotionCSV {
           field: Vector3(m[0], m[1], m[2]), accuracy: accuracy)
         motion.heading = m[4]
       }
-      motions.append(motion)
+      return motion
     }
-    return Contents(referenceFrame: frame, motions: motions, hasMagneticField: hasMagnetic)
   }
 
   private static func number(
@@ -192,26 +260,48 @@ public enum DeviceMotionCSV {
     includeMagneticField: Bool = false
   ) -> Data {
     let frame = referenceFrame ?? motions.first?.referenceFrame ?? .xArbitraryZVertical
-    var out = "# referenceFrame: \(frame.name)\n"
+    var out = headerText(referenceFrame: frame, includeMagneticField: includeMagneticField)
+    out.reserveCapacity(motions.count * 300 + 512)
+    for m in motions { appendRow(m, includeMagneticField: includeMagneticField, to: &out) }
+    return Data(out.utf8)
+  }
+
+  /// The reference-frame comment and the header line, each ending in a line break.
+  ///
+  /// - Parameters:
+  ///   - referenceFrame: The frame named in the comment.
+  ///   - includeMagneticField: Whether the magnetic-field and heading columns follow.
+  /// - Returns: The text.
+  public static func headerText(
+    referenceFrame: AttitudeReferenceFrame, includeMagneticField: Bool
+  ) -> String {
+    var out = "# referenceFrame: \(referenceFrame.name)\n"
     out += columns.joined(separator: ",")
     if includeMagneticField { out += "," + magneticColumns.joined(separator: ",") }
-    out += "\n"
-    out.reserveCapacity(motions.count * 300 + 512)
-    for m in motions {
-      var values = [m.timestamp]
-      let q = m.attitude.quaternion
-      values += [q.w, q.x, q.y, q.z]
-      values += [m.gravity.x, m.gravity.y, m.gravity.z]
-      values += [m.userAcceleration.x, m.userAcceleration.y, m.userAcceleration.z]
-      values += [m.rotationRate.x, m.rotationRate.y, m.rotationRate.z]
-      if includeMagneticField {
-        let f = m.magneticField.field
-        values += [f.x, f.y, f.z, Double(m.magneticField.accuracy.rawValue), m.heading]
-      }
-      out += values.map(formatNumber).joined(separator: ",")
-      out += "\n"
+    return out + "\n"
+  }
+
+  /// Appends one row (with its line break) in the shortest text that reads back exactly.
+  ///
+  /// - Parameters:
+  ///   - m: The device motion.
+  ///   - includeMagneticField: Whether to write the magnetic-field and heading columns.
+  ///   - out: The text to append to.
+  public static func appendRow(
+    _ m: DeviceMotion, includeMagneticField: Bool, to out: inout String
+  ) {
+    var values = [m.timestamp]
+    let q = m.attitude.quaternion
+    values += [q.w, q.x, q.y, q.z]
+    values += [m.gravity.x, m.gravity.y, m.gravity.z]
+    values += [m.userAcceleration.x, m.userAcceleration.y, m.userAcceleration.z]
+    values += [m.rotationRate.x, m.rotationRate.y, m.rotationRate.z]
+    if includeMagneticField {
+      let f = m.magneticField.field
+      values += [f.x, f.y, f.z, Double(m.magneticField.accuracy.rawValue), m.heading]
     }
-    return Data(out.utf8)
+    out += values.map(formatNumber).joined(separator: ",")
+    out += "\n"
   }
 
   /// Writes device motion atomically (temporary file, then rename).

@@ -56,38 +56,90 @@ public enum RawIMUCSV {
     var samples: [IMUSample] = []
     var previous = -Double.infinity
     while let line = scanner.nextRecord() {
-      scanner.split(line, into: &fields)
-      guard fields.count >= 7 else {
-        throw scanner.error(
-          line.number, nil, "expected at least 7 fields (t_s to az), found \(fields.count)")
-      }
-      var v = [Double](repeating: 0, count: 7)
-      for c in 0..<7 {
-        let r = fields[c]
-        guard let x = scanner.double(r) else {
-          let t = scanner.text(r)
-          throw scanner.error(
-            line.number, columns[c], t.isEmpty ? "missing value" : "'\(t)' is not a number")
-        }
-        guard x.isFinite else {
-          throw scanner.error(line.number, columns[c], "'\(scanner.text(r))' is not finite")
-        }
-        v[c] = x
-      }
-      guard v[0] > previous else {
-        throw scanner.error(
-          line.number, "t_s",
-          "time \(scanner.text(fields[0])) does not increase (previous \(formatNumber(previous)))"
-        )
-      }
-      previous = v[0]
-      let magnetometer = try readMagnetometer(fields, scanner: scanner, line: line.number)
-      samples.append(
-        IMUSample(
-          timestamp: v[0], gyroscope: Vector3(v[1], v[2], v[3]),
-          accelerometer: Vector3(v[4], v[5], v[6]), magnetometer: magnetometer))
+      let sample = try row(line, scanner: scanner, fields: &fields, previous: previous)
+      previous = sample.timestamp
+      samples.append(sample)
     }
     return samples
+  }
+
+  /// Reads a raw IMU recording file sample by sample, holding about one block of the file
+  /// (1 MiB) whatever its length: the streaming form of ``read(from:)``, with the same checks
+  /// and errors.
+  public struct Reader {
+    private var file: CSVFileReader
+    private var fields: [Range<Int>] = []
+    private var previous = -Double.infinity
+
+    /// Opens a file and checks its header.
+    ///
+    /// - Parameter url: The file.
+    /// - Throws: ``RecordingError`` when it cannot be read or its header is not a raw IMU one.
+    public init(url: URL) throws(RecordingError) {
+      file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
+      guard let headerLine = try file.nextRecord() else {
+        throw file.scanner.error(nil, nil, "empty file: expected the header '\(header)'")
+      }
+      _ = try file.scanner.header(
+        headerLine, into: &fields, expected: header, matches: matches(header:))
+    }
+
+    /// The next sample, or `nil` at the end of the file.
+    ///
+    /// - Returns: The sample (device frame, SI units).
+    /// - Throws: ``RecordingError`` naming the line and column of a malformed row.
+    public mutating func next() throws(RecordingError) -> IMUSample? {
+      guard let line = try file.nextRecord() else { return nil }
+      let sample = try row(line, scanner: file.scanner, fields: &fields, previous: previous)
+      previous = sample.timestamp
+      return sample
+    }
+  }
+
+  /// Parses one data row.
+  ///
+  /// - Parameters:
+  ///   - line: The row.
+  ///   - scanner: The scanner the row belongs to.
+  ///   - fields: Scratch storage for the field ranges.
+  ///   - previous: The previous row's time, seconds (the row's must be larger).
+  /// - Returns: The sample.
+  /// - Throws: ``RecordingError`` naming the line and column of the first bad value.
+  static func row(
+    _ line: CSVScanner.Line, scanner: CSVScanner, fields: inout [Range<Int>], previous: Double
+  ) throws(RecordingError) -> IMUSample {
+    scanner.split(line, into: &fields)
+    guard fields.count >= 7 else {
+      throw scanner.error(
+        line.number, nil, "expected at least 7 fields (t_s to az), found \(fields.count)")
+    }
+    var v = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    func value(_ c: Int) throws(RecordingError) -> Double {
+      let r = fields[c]
+      guard let x = scanner.double(r) else {
+        let t = scanner.text(r)
+        throw scanner.error(
+          line.number, columns[c], t.isEmpty ? "missing value" : "'\(t)' is not a number")
+      }
+      guard x.isFinite else {
+        throw scanner.error(line.number, columns[c], "'\(scanner.text(r))' is not finite")
+      }
+      return x
+    }
+    v = (
+      try value(0), try value(1), try value(2), try value(3), try value(4), try value(5),
+      try value(6)
+    )
+    guard v.0 > previous else {
+      throw scanner.error(
+        line.number, "t_s",
+        "time \(scanner.text(fields[0])) does not increase (previous \(formatNumber(previous)))"
+      )
+    }
+    let magnetometer = try readMagnetometer(fields, scanner: scanner, line: line.number)
+    return IMUSample(
+      timestamp: v.0, gyroscope: Vector3(v.1, v.2, v.3), accelerometer: Vector3(v.4, v.5, v.6),
+      magnetometer: magnetometer)
   }
 
   private static func readMagnetometer(

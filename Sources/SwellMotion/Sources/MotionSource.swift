@@ -28,12 +28,16 @@ public enum MotionEvent: Sendable, Hashable {
   case deviceMotion(DeviceMotion)
 }
 
-/// A source of motion: a Linux IIO sensor, a recording, a phone stream, scripted motion, the
-/// keyboard or the mouse.
+/// A source of motion: a Linux IIO sensor, a recording, a phone stream, scripted motion.
 ///
-/// Sources are pulled: ``next()`` returns the next event, suspending until one is available, and
-/// `nil` when the source has ended. Live sources pace themselves with their own clock; recorded
-/// sources may be replayed live (at recorded speed) or as fast as possible.
+/// Sources are pulled, by one ``MotionManager`` (the one loop that pulls a source): ``next()``
+/// returns the next event, suspending until one is available, and `nil` when the source has
+/// ended. Live sources pace themselves with their own clock; recorded sources may be replayed
+/// live (at recorded speed) or as fast as possible.
+///
+/// The error contract: a ``MotionSourceError`` with ``MotionSourceError/isTransient`` set means
+/// "nothing now, call again" (a device that went away and may come back; the source itself
+/// waits before it answers again); any other error ends the source.
 public protocol MotionSource: AnyObject, Sendable {
   /// A short, human-readable name such as `iio:bmi160` or `recording:trial.csv`.
   var name: String { get }
@@ -41,9 +45,28 @@ public protocol MotionSource: AnyObject, Sendable {
   /// True when the source delivers magnetometer readings (9D fusion is possible).
   var hasMagnetometer: Bool { get }
 
+  /// True when the source delivers raw ``IMUSample``s (so the raw accelerometer, gyroscope and
+  /// magnetometer updates of ``MotionManager`` are available); false for sources of fused
+  /// device motion (a device-motion recording, scripted motion). Default: true.
+  var providesRawSamples: Bool { get }
+
   /// Returns the next event, or `nil` at the end of the source.
   ///
   /// - Returns: The next sample or device motion.
-  /// - Throws: ``MotionSourceError`` when the source fails.
+  /// - Throws: ``MotionSourceError`` when the source fails (transient or not), or
+  ///   `CancellationError` when the waiting task is cancelled.
   func next() async throws -> MotionEvent?
+
+  /// Ends delivery: releases what the source holds (a device's buffers, a socket, a file) and
+  /// makes a pending or later ``next()`` return `nil`. ``MotionManager`` calls it when its
+  /// updates stop. Calling it twice is harmless. The default does nothing.
+  func stop() async
+}
+
+extension MotionSource {
+  /// True: most sources deliver raw samples.
+  public var providesRawSamples: Bool { true }
+
+  /// Does nothing.
+  public func stop() async {}
 }
