@@ -266,11 +266,50 @@ open class Layer {
     }
   }
 
+  /// Adds values to an overlay (creating it when there is none): each value is added to the
+  /// overlay's value for its key path. The cost is that of the values added, not of the
+  /// overlay's size, so building an overlay piece by piece is linear.
+  ///
+  /// - Parameters:
+  ///   - values: Key path → value to add (Core Animation or UIKit spellings).
+  ///   - key: The overlay's key.
+  public func addToOverlay(_ values: [String: LayerValue], forKey key: String) {
+    let i: Int
+    if let found = overlays.firstIndex(where: { $0.key == key }) {
+      i = found
+    } else {
+      overlays.append((key, [:]))
+      i = overlays.count - 1
+    }
+    for (k, v) in values {
+      let c = LayerKeyPath.canonical(k)
+      if let existing = overlays[i].values[c], let sum = existing.adding(v) {
+        overlays[i].values[c] = sum
+      } else {
+        overlays[i].values[c] = v
+      }
+    }
+  }
+
   /// Removes an overlay.
   ///
   /// - Parameter key: The overlay's key.
   public func removeOverlay(forKey key: String) {
     overlays.removeAll { $0.key == key }
+  }
+
+  // MARK: - Attachments
+
+  /// Values that other modules keep on the layer, one per key type (the motion effects of
+  /// SwellEffects live here). A layer's attachments are not copied to presentation copies.
+  private var attachments: [ObjectIdentifier: Any] = [:]
+
+  /// The value attached to the layer under a key type, or the key's default.
+  ///
+  /// - Parameter key: The key type.
+  public subscript<K: LayerAttachmentKey>(attachment key: K.Type) -> K.Value {
+    get { attachments[ObjectIdentifier(key)] as? K.Value ?? K.defaultValue }
+    set { attachments[ObjectIdentifier(key)] = newValue }
   }
 
   private static let counter = AnimationCounter()
@@ -448,6 +487,15 @@ open class Layer {
       keyPath: name, to: value.layerValue, duration: duration, timingFunction: timingFunction,
       at: time)
   }
+}
+
+/// The key of a value another module stores on a ``Layer`` (``Layer/subscript(attachment:)``),
+/// as SwiftUI's environment keys work: the key is a type, its value has a default.
+public protocol LayerAttachmentKey {
+  /// The type of the stored value.
+  associatedtype Value
+  /// The value a layer has before anything is stored.
+  static var defaultValue: Value { get }
 }
 
 /// Maps UIKit (`UIView`) key paths onto Core Animation layer key paths.

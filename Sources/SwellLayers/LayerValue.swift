@@ -286,3 +286,46 @@ extension Color: LayerValueConvertible {
     self = v
   }
 }
+
+/// A Core Animation key path with the Swift type of its value, so that code writing model
+/// values (``Layer/subscript(_:)``) is checked by the compiler: `layer[.rotationZ] = 0.3`.
+public struct TypedLayerKeyPath<Value: LayerValueConvertible>: Hashable, Sendable {
+  /// The key path as Core Animation spells it (`transform.rotation.z`).
+  public let name: String
+
+  /// Names a key path.
+  ///
+  /// - Parameter name: The key path (Core Animation or UIKit spelling).
+  public init(_ name: String) { self.name = LayerKeyPath.canonical(name) }
+}
+
+extension TypedLayerKeyPath where Value == Double {
+  /// `transform.rotation.z`: the rotation in the layer's plane, radians, positive clockwise
+  /// on screen (UIKit's sign).
+  public static var rotationZ: Self { Self("transform.rotation.z") }
+  /// `position.x`, points in the superlayer.
+  public static var positionX: Self { Self("position.x") }
+  /// `position.y`, points in the superlayer (y down).
+  public static var positionY: Self { Self("position.y") }
+  /// `opacity`, 0...1.
+  public static var opacity: Self { Self("opacity") }
+}
+
+extension TypedLayerKeyPath where Value == Point {
+  /// `position`, points in the superlayer.
+  public static var position: Self { Self("position") }
+}
+
+extension Layer {
+  /// The model value of a typed key path (`nil` when the layer has no such value), or sets it
+  /// (a `nil` assignment is ignored).
+  ///
+  /// - Parameter keyPath: The key path.
+  public subscript<Value>(_ keyPath: TypedLayerKeyPath<Value>) -> Value? {
+    get { value(forKeyPath: keyPath.name).flatMap(Value.init(layerValue:)) }
+    set {
+      guard let newValue else { return }
+      setValue(newValue.layerValue, forKeyPath: keyPath.name)
+    }
+  }
+}

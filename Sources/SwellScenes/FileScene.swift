@@ -6,11 +6,13 @@ import SwellMotion
 import SwellWaves
 
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
-/// `SwellWaves/WaterWaveController`, and the layers' motion effects driven by one
-/// `SwellEffects/ViewerOffsetEngine` through a portrait `SwellEffects/MotionEffectApplicator`.
+/// `SwellWaves/WaterMotionResponse` through a `SwellWaves/WaterWaveApplicator`, and the layers'
+/// motion effects driven by one `SwellEffects/ViewerOffsetEngine` through a portrait
+/// `SwellEffects/MotionEffectApplicator`: two engines of one shape (motion and time in,
+/// presentation values out, written by an applicator).
 ///
-/// Each motion sample goes to every water controller and to the engine; each frame advances the
-/// controllers to the frame's target time and applies the engine's offset when one is due.
+/// Each motion sample goes to every water response and to the engine; each frame advances them
+/// to the frame's target time and applies what they return.
 /// Deterministic: given the same motion and frames, the same presentation values.
 ///
 /// Traced values: the file's `trace` list, or by default each water's
@@ -30,8 +32,12 @@ public final class FileScene: Scene {
   public var background: Color { file.canvas.background.color }
   /// The root layer; its bounds are the canvas.
   public let root: Layer
-  /// The water controllers, one per `waterWave` layer, in file order.
-  public let waterControllers: [WaterWaveController]
+  /// The water layers, one per `waterWave` layer, in file order.
+  public let waterLayers: [WaterWaveLayer]
+  /// The water responses, one per water layer, in the same order.
+  public private(set) var waterResponses: [WaterMotionResponse]
+  /// The applicator of the water responses.
+  public let waterApplicator = WaterWaveApplicator()
   /// The layers with motion effects, in file order.
   public let effectLayers: [Layer]
   /// The viewer-offset engine (it runs only when some layer has motion effects).
@@ -56,15 +62,19 @@ public final class FileScene: Scene {
     self.file = f
     let tree = f.makeLayerTree(baseDirectory: baseDirectory)
     root = tree.root
-    waterControllers = tree.waters.map { WaterWaveController(layer: $0.layer, options: $0.options) }
+    waterLayers = tree.waters.map(\.layer)
+    waterResponses = tree.waters.map { WaterMotionResponse(for: $0.layer, options: $0.options) }
+    for (layer, response) in zip(waterLayers, waterResponses) {
+      layer.isPhaseFrozen = response.options.reduceMotion
+    }
     effectLayers = tree.effectLayers
     engine = ViewerOffsetEngine(configuration: f.viewerOffset?.configuration ?? .init())
     if let keys = f.trace {
       traceKeys = keys
     } else {
       var keys: [String] = []
-      for c in waterControllers {
-        let n = c.layer.name ?? "water"
+      for layer in waterLayers {
+        let n = layer.name ?? "water"
         keys += ["\(n).transform.rotation.z", "\(n).amplitude", "\(n).phase"]
       }
       if !effectLayers.isEmpty {
@@ -132,7 +142,7 @@ public final class FileScene: Scene {
   ///
   /// - Parameter motion: The sample, CoreMotion units.
   public func receive(_ motion: DeviceMotion) {
-    for c in waterControllers { c.receive(motion) }
+    for i in waterResponses.indices { waterResponses[i].receive(motion) }
     if !effectLayers.isEmpty { engine.receive(motion) }
     cache = nil
   }
@@ -141,7 +151,10 @@ public final class FileScene: Scene {
   ///
   /// - Parameter frame: The frame.
   public func advance(to frame: DisplayLinkFrame) {
-    for c in waterControllers { c.advance(to: frame.targetTimestamp) }
+    for i in waterResponses.indices {
+      let shown = waterResponses[i].advance(to: frame.targetTimestamp)
+      waterApplicator.apply(shown, to: waterLayers[i])
+    }
     if !effectLayers.isEmpty, let offset = engine.advance(to: frame.targetTimestamp) {
       applicator.apply(offset, to: root)
     }

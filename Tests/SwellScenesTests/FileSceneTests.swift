@@ -22,17 +22,19 @@ private func referenceTrace(
   let model = WaterWave(
     waves: SceneFile.waterwave.layers[0].water?.waves.map(\.sineWave) ?? [], fillLevel: 0.5)
   let water = WaterWaveLayer(name: "water", model: model, visibleSize: size)
-  let controller = WaterWaveController(layer: water, options: options)
+  var response = WaterMotionResponse(for: water, options: options)
+  let applicator = WaterWaveApplicator()
+  water.isPhaseFrozen = options.reduceMotion
   var link = DisplayLink(preferredFramesPerSecond: fps, startTime: motion.first?.timestamp ?? 0)
   var next = 0
   var rows: [[Double]] = []
   for _ in 0..<frames {
     guard let f = link.step() else { break }
     while next < motion.count && motion[next].timestamp <= f.targetTimestamp + 1e-9 {
-      controller.receive(motion[next])
+      response.receive(motion[next])
       next += 1
     }
-    controller.advance(to: f.targetTimestamp)
+    applicator.apply(response.advance(to: f.targetTimestamp), to: water)
     let copy = water.presentationCopy(at: f.targetTimestamp)
     var row = [f.targetTimestamp]
     for key in ["transform.rotation.z", "amplitude", "phase"] {

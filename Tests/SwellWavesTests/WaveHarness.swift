@@ -7,7 +7,7 @@ import SwellWaves
 /// Plays motion into a water layer and samples presentation values at frame times.
 struct WaveHarness {
   let layer: WaterWaveLayer
-  let controller: WaterWaveController
+  let controller: WaterController
 
   init(options: WaterWaveOptions = WaterWaveOptions(), fillLevel: Double = 0.5) {
     layer = WaterWaveLayer(
@@ -18,7 +18,7 @@ struct WaveHarness {
             amplitude: 8, wavelength: 390, phaseSpeed: 3, initialPhase: 0.5, fill: .color(.black)),
         ], fillLevel: fillLevel),
       visibleSize: Size(width: 390, height: 844))
-    controller = WaterWaveController(layer: layer, options: options)
+    controller = WaterController(layer: layer, options: options)
   }
 
   struct Row {
@@ -59,3 +59,66 @@ struct WaveHarness {
 
 func degrees(_ r: Double) -> Double { r * 180 / .pi }
 func radians(_ d: Double) -> Double { d * .pi / 180 }
+
+/// A water layer driven by ``WaterMotionResponse`` and ``WaterWaveApplicator``, the way a scene
+/// drives it.
+final class WaterController {
+  let layer: WaterWaveLayer
+  private(set) var response: WaterMotionResponse
+  let applicator = WaterWaveApplicator()
+
+  init(layer: WaterWaveLayer, options: WaterWaveOptions) {
+    self.layer = layer
+    response = WaterMotionResponse(for: layer, options: options)
+    layer.isPhaseFrozen = options.reduceMotion
+  }
+
+  func receive(_ motion: DeviceMotion) { response.receive(motion) }
+
+  func advance(to time: Double) { applicator.apply(response.advance(to: time), to: layer) }
+
+  var tiltTarget: Double? { response.tiltTarget }
+}
+
+/// An independent reference for the classic response: the tilt re-targeted through the layer's
+/// own `Layer.animate` (UIKit's additive animations kept on the layer and summed by
+/// `presentationCopy`), as Swell did before the response became a value.
+final class LayerAnimatedReference {
+  let layer: WaterWaveLayer
+  let options: WaterWaveOptions
+  private var tilt: TiltSampler
+  private var amplitude: AmplitudeSmoother
+  private var lastMotionTime: Double?
+  private var heldTarget = 0.0
+  private var heldSince = -Double.infinity
+
+  init(layer: WaterWaveLayer, options: WaterWaveOptions) {
+    self.layer = layer
+    self.options = options
+    tilt = TiltSampler(rule: options.tiltRule, updateRate: options.tiltUpdateRate)
+    amplitude = AmplitudeSmoother(
+      riseTime: options.amplitudeRiseTime, releaseTime: options.amplitudeReleaseTime)
+  }
+
+  func receive(_ motion: DeviceMotion) {
+    let t = motion.timestamp
+    if let last = lastMotionTime, t <= last { return }
+    lastMotionTime = t
+    for u in tilt.receive(time: t, gravity: motion.gravity) {
+      layer.animate(
+        keyPath: "transform.rotation.z", to: .number(u.target), duration: options.tiltDuration,
+        timingFunction: .easeInEaseOut, at: u.time)
+    }
+    let raw = options.tiltRule.amplitudeTarget(rotationRate: motion.rotationRate)
+    if raw >= heldTarget || t - heldSince >= options.amplitudePeakHold {
+      heldTarget = raw.isFinite ? raw : 0
+      heldSince = t
+    }
+    amplitude.setTarget(heldTarget, at: t)
+  }
+
+  func advance(to time: Double) {
+    layer.extraAmplitude = amplitude.value(at: time)
+    layer.removeFinishedAnimations(at: time)
+  }
+}

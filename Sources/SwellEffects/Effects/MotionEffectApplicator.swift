@@ -40,7 +40,7 @@ public struct MotionEffectApplicator: Hashable, Sendable {
   public func apply(_ deviceOffset: ViewerOffset, to root: Layer) -> Int {
     let p = pose(for: deviceOffset)
     var n = 0
-    for layer in root.allLayers where !layer.motionEffects.isEmpty {
+    for layer in root.allLayers where layer.hasMotionEffects {
       layer.applyMotionEffects(for: p)
       n += 1
     }
