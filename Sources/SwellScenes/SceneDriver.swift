@@ -1,18 +1,41 @@
 import SwellLayers
 import SwellMotion
 
-/// Plays a scene offline: steps an offline `DisplayLink` at exact timestamps and feeds the
-/// scene the motion samples due before each frame. Deterministic; used by `swell trace`,
-/// `swell render` and tests.
+/// The one loop that plays a scene, offline and live: for each display-link frame it feeds the
+/// scene the motion due by the frame's target time (from a ``SceneMotionFeed``), advances the
+/// scene's engines (the viewer-offset engine, the water responses) to the frame, and leaves the
+/// presentation values ready to trace (``traceRow(at:)``) or draw (the scene's
+/// `root.presentation(at:)`).
+///
+/// Offline (`swell render`, `swell trace`) the driver steps its own `DisplayLink` at exact
+/// timestamps (``step()``); live (`swell live`), the live loop ticks a display link from vsync
+/// and hands each frame to ``advance(to:)``. The two differ only in their clock and their frame
+/// sink. Deterministic for a replayed feed: the same frames give the same values every run.
 public struct SceneDriver {
   /// The scene being played.
   public let scene: any Scene
-  /// The motion samples, in increasing timestamp order.
-  public let motion: [DeviceMotion]
+  /// Where the motion comes from.
+  public let motion: any SceneMotionFeed
   private var link: DisplayLink
-  private var nextMotion = 0
 
-  /// Creates a driver.
+  /// Creates a driver over a feed.
+  ///
+  /// - Parameters:
+  ///   - scene: The scene.
+  ///   - motion: The feed.
+  ///   - framesPerSecond: The frame rate of ``step()``, positive.
+  ///   - startTime: The time of frame 0, seconds (default: the feed's ``SceneMotionFeed/startTime``).
+  public init(
+    scene: any Scene, motion: any SceneMotionFeed, framesPerSecond: Double,
+    startTime: Double? = nil
+  ) {
+    self.scene = scene
+    self.motion = motion
+    link = DisplayLink(
+      preferredFramesPerSecond: framesPerSecond, startTime: startTime ?? motion.startTime)
+  }
+
+  /// Creates a driver over motion held in memory.
   ///
   /// - Parameters:
   ///   - scene: The scene.
@@ -22,15 +45,16 @@ public struct SceneDriver {
   public init(
     scene: any Scene, motion: [DeviceMotion], framesPerSecond: Double, startTime: Double? = nil
   ) {
-    self.scene = scene
-    self.motion = motion
-    link = DisplayLink(
-      preferredFramesPerSecond: framesPerSecond,
-      startTime: startTime ?? motion.first?.timestamp ?? 0)
+    self.init(
+      scene: scene, motion: ArrayMotionFeed(motion), framesPerSecond: framesPerSecond,
+      startTime: startTime)
   }
 
   /// The display link's time of frame 0, seconds.
   public var startTime: Double { link.startTime }
+
+  /// The frame rate of ``step()``.
+  public var framesPerSecond: Double { link.preferredFramesPerSecond }
 
   /// The number of frames in `duration` seconds: `⌊duration · fps⌋ + 1`, frame 0 included,
   /// so a 1 s trace at 60 fps has frames at 0, 1/60, ... 1 s.
@@ -41,37 +65,52 @@ public struct SceneDriver {
     Int((duration * link.preferredFramesPerSecond + 1e-9).rounded(.down)) + 1
   }
 
-  /// Feeds the motion due by the next frame's target time and advances the scene to it.
+  /// Steps the driver's own display link to its next frame, feeds the motion due by it and
+  /// advances the scene.
   ///
-  /// - Returns: The frame the scene is now at.
-  public mutating func step() -> DisplayLinkFrame? {
+  /// - Returns: The frame the scene is now at (`nil` when the link is paused or invalidated).
+  /// - Throws: ``SceneMotionError`` when the motion failed.
+  public mutating func step() throws -> DisplayLinkFrame? {
     guard let frame = link.step() else { return nil }
-    while nextMotion < motion.count && motion[nextMotion].timestamp <= frame.targetTimestamp + 1e-9
-    {
-      scene.receive(motion[nextMotion])
-      nextMotion += 1
-    }
-    scene.advance(to: frame)
+    try advance(to: frame)
     return frame
   }
 
-  /// Plays `count` frames and returns one trace row per frame: the frame's target time followed
-  /// by the scene's ``Scene/traceKeys`` values (NaN never appears: unknown values are 0).
+  /// Feeds the motion due by a frame's target time and advances the scene to it (the live loop's
+  /// entry: its frames come from vsync).
+  ///
+  /// - Parameter frame: The frame, target times increasing across calls.
+  /// - Throws: ``SceneMotionError`` when the motion failed.
+  public func advance(to frame: DisplayLinkFrame) throws {
+    for m in try motion.motions(upTo: frame.targetTimestamp) { scene.receive(m) }
+    scene.advance(to: frame)
+  }
+
+  /// The trace row at a frame time: the time, then the scene's ``Scene/traceKeys`` values
+  /// (unknown or non-finite values are 0, so NaN never appears).
+  ///
+  /// - Parameter time: The frame's target time, seconds.
+  /// - Returns: `[time] + values`.
+  public func traceRow(at time: Double) -> [Double] {
+    var row = [time]
+    for key in scene.traceKeys {
+      let v = scene.traceValue(key, at: time) ?? 0
+      row.append(v.isFinite ? v : 0)
+    }
+    return row
+  }
+
+  /// Plays `count` frames and returns one trace row per frame (``traceRow(at:)``).
   ///
   /// - Parameter count: The number of frames.
   /// - Returns: Rows of `[time] + values`.
-  public mutating func trace(frames count: Int) -> [[Double]] {
+  /// - Throws: ``SceneMotionError`` when the motion failed.
+  public mutating func trace(frames count: Int) throws -> [[Double]] {
     var rows: [[Double]] = []
     rows.reserveCapacity(count)
     for _ in 0..<count {
-      guard let f = step() else { break }
-      let t = f.targetTimestamp
-      var row = [t]
-      for key in scene.traceKeys {
-        let v = scene.traceValue(key, at: t) ?? 0
-        row.append(v.isFinite ? v : 0)
-      }
-      rows.append(row)
+      guard let f = try step() else { break }
+      rows.append(traceRow(at: f.targetTimestamp))
     }
     return rows
   }

@@ -65,7 +65,7 @@ struct FileSceneTests {
     options.waterResponse = response
     let scene = FileScene(file: .waterwave, options: options)
     var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
-    let rows = driver.trace(frames: 150)
+    let rows = try driver.trace(frames: 150)
     var o = WaterWaveOptions()
     o.tiltRule = seedExact ? .seedExact : .corrected
     o.response = response
@@ -81,7 +81,7 @@ struct FileSceneTests {
     let scene = try #require(BuiltInScenes.make("waterwave"))
     var driver = SceneDriver(
       scene: scene, motion: try script("tilt 30deg right over 0.5s; hold 2s"), framesPerSecond: 60)
-    let rows = driver.trace(frames: 151)
+    let rows = try driver.trace(frames: 151)
     let last = try #require(rows.last)
     #expect(abs(last[1] + Double.pi / 6) < 1e-6, "tilt \(last[1])")
   }
@@ -94,7 +94,7 @@ struct FileSceneTests {
     var driver = SceneDriver(
       scene: scene, motion: try script("tilt 30deg right over 0.5s; shake x 3Hz 3rad/s for 1s"),
       framesPerSecond: 30)
-    let rows = driver.trace(frames: 45)
+    let rows = try driver.trace(frames: 45)
     #expect(rows.allSatisfy { $0[1] == 0 && $0[2] == 8 && $0[3] == rows[0][3] })
   }
 
@@ -131,7 +131,7 @@ struct FileSceneTests {
     var driver = SceneDriver(
       scene: scene, motion: try script("hold 0.2s; turn 25deg left over 0.6s; hold 0.5s"),
       framesPerSecond: 60)
-    let rows = driver.trace(frames: 70)
+    let rows = try driver.trace(frames: 70)
     var moved = false
     for row in rows {
       let h = row[1]

@@ -57,7 +57,7 @@ struct HomeScreenGoldenTests {
     let scene = try #require(BuiltInScenes.make("homescreen"))
     var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: fps)
     let span = (motion.last?.timestamp ?? 0) - (motion.first?.timestamp ?? 0)
-    let rows = driver.trace(frames: driver.frameCount(duration: span))
+    let rows = try driver.trace(frames: driver.frameCount(duration: span))
     for want in golden {
       let row = try #require(rows.first { abs($0[0] - want[0]) < 1e-9 }, "\(script): t \(want[0])")
       #expect(row == want, "\(script) @\(fps)")

@@ -66,7 +66,7 @@ struct HomeScreenSceneTests {
     let scene = try homescreen()
     let motion = heldTilt(degrees: 20, duration: 12)
     var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
-    let rows = driver.trace(frames: driver.frameCount(duration: 12))
+    let rows = try driver.trace(frames: driver.frameCount(duration: 12))
     let model = try scene.wallpaper.position
     #expect(model == Point(x: 195, y: 422))
     var peak = 0.0
@@ -98,7 +98,7 @@ struct HomeScreenSceneTests {
     var driver = SceneDriver(
       scene: scene, motion: heldTilt(degrees: 30, axis: Vector3(1, 1, 0), duration: 1.5),
       framesPerSecond: 60)
-    _ = driver.trace(frames: driver.frameCount(duration: 1.5))
+    _ = try driver.trace(frames: driver.frameCount(duration: 1.5))
     let t = 1.5
     let p = scene.root.presentation(at: t)
     for icon in scene.icons {
@@ -132,7 +132,7 @@ struct HomeScreenSceneTests {
     let scene = try homescreen(options)
     var driver = SceneDriver(
       scene: scene, motion: heldTilt(degrees: 40, duration: 2), framesPerSecond: 60)
-    for row in driver.trace(frames: 120) {
+    for row in try driver.trace(frames: 120) {
       #expect(row[1] == 0 && row[2] == 0)
       #expect(row[3] == 195 && row[4] == 422)
     }

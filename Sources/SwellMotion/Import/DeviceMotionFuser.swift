@@ -194,3 +194,68 @@ extension MotionRecording {
     return recording.deviceMotion(mode: mode, referenceFrame: referenceFrame)
   }
 }
+
+/// ``DeviceMotion/resample(_:rate:)`` one sample at a time: the same output, holding two samples
+/// instead of the whole recording (for `swell fuse --rate` of a long recording).
+public struct DeviceMotionResampler: Sendable {
+  /// The output rate, Hz.
+  public let rate: Double
+  private var first: Double?
+  private var previous: DeviceMotion?
+  private var k = 0
+
+  /// Creates a resampler.
+  ///
+  /// - Parameter rate: Output rate, Hz (positive and finite).
+  public init(rate: Double) {
+    precondition(rate > 0 && rate.isFinite, "rate must be positive and finite")
+    self.rate = rate
+  }
+
+  private func gridTime(_ k: Int) -> Double { (first ?? 0) + Double(k) / rate }
+
+  /// Takes the next sample and returns the grid samples that lie before it.
+  ///
+  /// - Parameter motion: The next sample, timestamps increasing.
+  /// - Returns: Interpolated samples at `t₀ + k / rate` before `motion`'s time.
+  public mutating func add(_ motion: DeviceMotion) -> [DeviceMotion] {
+    guard let a = previous else {
+      first = motion.timestamp
+      previous = motion
+      return []
+    }
+    var out: [DeviceMotion] = []
+    while true {
+      let t = gridTime(k)
+      guard t < motion.timestamp else { break }
+      var m: DeviceMotion
+      if a.timestamp >= t {
+        m = a
+      } else {
+        m = DeviceMotion.interpolate(
+          a, motion, fraction: (t - a.timestamp) / (motion.timestamp - a.timestamp))
+      }
+      m.timestamp = t
+      out.append(m)
+      k += 1
+    }
+    previous = motion
+    return out
+  }
+
+  /// The grid samples left after the last input sample.
+  ///
+  /// - Returns: Copies of the last sample at the remaining grid times up to its time.
+  public mutating func finish() -> [DeviceMotion] {
+    guard let last = previous, let first else { return [] }
+    let count = Int(((last.timestamp - first) * rate + 1e-9).rounded(.down)) + 1
+    var out: [DeviceMotion] = []
+    while k < count {
+      var m = last
+      m.timestamp = gridTime(k)
+      out.append(m)
+      k += 1
+    }
+    return out
+  }
+}

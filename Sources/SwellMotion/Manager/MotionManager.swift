@@ -124,6 +124,7 @@ public final class MotionManager: Sendable {
   struct State {
     var deviceMotionInterval = 0.01
     var declination: Double?
+    var fusionMode: AttitudeEstimator.Mode?
     var frame = AttitudeReferenceFrame.xArbitraryZVertical
     var deviceMotion: DeviceMotion?
     var motion: MotionSubscription?
@@ -181,6 +182,7 @@ public final class MotionManager: Sendable {
   struct MotionSubscription {
     var id: Int
     var frame: AttitudeReferenceFrame
+    var mode: AttitudeEstimator.Mode
     var declination: Double
     var interval: Double
     var delivery: Delivery
@@ -247,6 +249,15 @@ public final class MotionManager: Sendable {
   public var magneticDeclination: Double? {
     get { state.withLock { $0.declination } }
     set { state.withLock { $0.declination = newValue } }
+  }
+
+  /// The fusion mode; `nil` (the default) follows the one rule,
+  /// ``AttitudeEstimator/Mode/init(referenceFrame:)``. `.nineD` in `xArbitraryZVertical` fuses
+  /// the magnetometer in an arbitrary frame (`swell fuse --9d`); a source without a magnetometer
+  /// then fails with `notAvailable`. Takes effect at the next start.
+  public var fusionMode: AttitudeEstimator.Mode? {
+    get { state.withLock { $0.fusionMode } }
+    set { state.withLock { $0.fusionMode = newValue } }
   }
 
   /// Receives every source error as it happens, transient or final (for logs and status lines);
@@ -361,10 +372,20 @@ public final class MotionManager: Sendable {
   @discardableResult
   private func startMotion(_ frame: AttitudeReferenceFrame, _ delivery: Delivery) -> Int {
     stopMotion(id: nil)
-    let (declination, id, interval) = state.withLock { s in
+    let (declination, id, interval, override) = state.withLock { s in
       s.frame = frame
       defer { s.nextID += 1 }
-      return (s.declination, s.nextID, s.deviceMotionInterval)
+      return (s.declination, s.nextID, s.deviceMotionInterval, s.fusionMode)
+    }
+    let mode = override ?? AttitudeEstimator.Mode(referenceFrame: frame)
+    if mode == .nineD && !frame.needsMagnetometer && source.providesRawSamples
+      && !source.hasMagnetometer
+    {
+      delivery.fail(
+        MotionManagerError(
+          .notAvailable, "9D fusion needs a magnetometer and \(source.name) has none"),
+        final: true)
+      return id
     }
     if frame.needsMagnetometer && !source.hasMagnetometer {
       delivery.fail(
@@ -382,7 +403,7 @@ public final class MotionManager: Sendable {
     }
     state.withLock { s in
       s.motion = MotionSubscription(
-        id: id, frame: frame, declination: declination ?? 0, interval: interval,
+        id: id, frame: frame, mode: mode, declination: declination ?? 0, interval: interval,
         delivery: delivery)
     }
     ensureLoop()
@@ -450,7 +471,8 @@ public final class MotionManager: Sendable {
         if Task.isCancelled { break }
         endAll(
           loopID: loopID,
-          failure: MotionManagerError(.notAvailable, "\(source.name) failed: \(error)"))
+          failure: MotionManagerError(
+            .notAvailable, "\(source.name) failed: \(error)", sourceMessage: "\(error)"))
         return
       }
       guard let event else {
@@ -458,13 +480,15 @@ public final class MotionManager: Sendable {
         return
       }
       // Fuse for the device-motion subscription (the fuser is this task's own).
-      let subscription = state.withLock { $0.motion.map { ($0.id, $0.frame, $0.declination) } }
+      let subscription = state.withLock {
+        $0.motion.map { ($0.id, $0.frame, $0.mode, $0.declination) }
+      }
       var motion: DeviceMotion?
-      if let (id, frame, declination) = subscription {
+      if let (id, frame, mode, declination) = subscription {
         if fuserID != id || fuser == nil {
           fuser = DeviceMotionFuser(
-            mode: AttitudeEstimator.Mode(referenceFrame: frame), referenceFrame: frame,
-            declinationDegrees: declination, settings: settings)
+            mode: mode, referenceFrame: frame, declinationDegrees: declination,
+            settings: settings)
           fuserID = id
         }
         switch event {
@@ -473,18 +497,52 @@ public final class MotionManager: Sendable {
         }
         if let m = motion, !(m.attitude.quaternion.isFinite && m.gravity.isFinite) { motion = nil }
       }
-      let actions = state.withLock { s in
-        collectActions(&s, event: event, motion: motion, motionID: fuserID)
+      var deliveries = state.withLock { s in
+        collectDeliveries(&s, event: event, motion: motion, motionID: fuserID)
       }
-      for action in actions { await action() }
+      await deliveries.perform()
+    }
+  }
+
+  /// What one event delivers, gathered under the lock and performed outside it. Samples go
+  /// straight into a queue with room; only a full queue makes the loop wait (back-pressure).
+  struct Deliveries {
+    var motion: (Delivery, DeviceMotion)?
+    var movementWarning: Delivery?
+    var imu: (MotionSamples<IMUSample>, IMUSample)?
+    var raw: [(RawDelivery, RawReading)] = []
+
+    mutating func perform() async {
+      if let warning = movementWarning {
+        warning.fail(
+          MotionManagerError(
+            .deviceRequiresMovement,
+            "the magnetometer is not calibrated; move the device in a figure eight"),
+          final: false)
+      }
+      if let (delivery, m) = motion {
+        switch delivery {
+        case .samples(let samples): if !samples.tryPush(m) { await samples.push(m) }
+        case .push(let queue, let handler): queue.addOperation { handler(m, nil) }
+        case .stream(let c): c.yield(m)
+        case .pull: break
+        }
+      }
+      if let (samples, sample) = imu, !samples.tryPush(sample) { await samples.push(sample) }
+      for (delivery, reading) in raw {
+        switch delivery {
+        case .pull: break
+        case .push(let deliver, _), .stream(let deliver, _): deliver(reading)
+        }
+      }
     }
   }
 
   /// Updates the state for one event and returns the deliveries to make outside the lock.
-  private func collectActions(
+  private func collectDeliveries(
     _ s: inout State, event: MotionEvent, motion: DeviceMotion?, motionID: Int
-  ) -> [@Sendable () async -> Void] {
-    var actions: [@Sendable () async -> Void] = []
+  ) -> Deliveries {
+    var out = Deliveries()
     if let motion, var sub = s.motion, sub.id == motionID {
       s.deviceMotion = motion
       let t = motion.timestamp
@@ -493,18 +551,11 @@ public final class MotionManager: Sendable {
         motion.magneticField.accuracy == .uncalibrated
       {
         sub.warnedMovement = true
-        let delivery = sub.delivery
-        actions.append {
-          delivery.fail(
-            MotionManagerError(
-              .deviceRequiresMovement,
-              "the magnetometer is not calibrated; move the device in a figure eight"),
-            final: false)
-        }
+        out.movementWarning = sub.delivery
       }
       switch sub.delivery {
-      case .samples(let samples):
-        actions.append { await samples.push(motion) }
+      case .samples:
+        out.motion = (sub.delivery, motion)
       case .pull:
         break
       case .push, .stream:
@@ -513,30 +564,25 @@ public final class MotionManager: Sendable {
           var due = (sub.nextDue ?? t) + sub.interval
           if due <= t { due = t + sub.interval }
           sub.nextDue = due
-          let delivery = sub.delivery
-          actions.append {
-            switch delivery {
-            case .push(let queue, let handler): queue.addOperation { handler(motion, nil) }
-            case .stream(let c): c.yield(motion)
-            default: break
-            }
-          }
+          out.motion = (sub.delivery, motion)
         }
       }
       s.motion = sub
     }
-    guard case .sample(let sample) = event else { return actions }
-    if let imu = s.imu { actions.append { await imu.push(sample) } }
-    let readings: [RawKind: RawReading?] = [
-      .accelerometer: .accelerometer(AccelerometerData(sample)),
-      .gyro: .gyro(GyroData(sample)),
-      .magnetometer: MagnetometerData(sample).map(RawReading.magnetometer),
-    ]
-    if case .accelerometer(let a)?? = readings[.accelerometer] { s.latestRaw.accelerometer = a }
-    if case .gyro(let g)?? = readings[.gyro] { s.latestRaw.gyro = g }
-    if case .magnetometer(let m)?? = readings[.magnetometer] { s.latestRaw.magnetometer = m }
+    guard case .sample(let sample) = event else { return out }
+    if let imu = s.imu { out.imu = (imu, sample) }
+    s.latestRaw.accelerometer = AccelerometerData(sample)
+    s.latestRaw.gyro = GyroData(sample)
+    if let m = MagnetometerData(sample) { s.latestRaw.magnetometer = m }
+    guard !s.raw.isEmpty else { return out }
     for (kind, var sub) in s.raw {
-      guard let reading = readings[kind] ?? nil else { continue }
+      let reading: RawReading?
+      switch kind {
+      case .accelerometer: reading = .accelerometer(AccelerometerData(sample))
+      case .gyro: reading = .gyro(GyroData(sample))
+      case .magnetometer: reading = MagnetometerData(sample).map(RawReading.magnetometer)
+      }
+      guard let reading else { continue }
       let t = sample.timestamp
       let tolerance = min(1e-6, sub.interval * 1e-3)
       guard t + tolerance >= (sub.nextDue ?? t) else { continue }
@@ -544,17 +590,15 @@ public final class MotionManager: Sendable {
       if due <= t { due = t + sub.interval }
       sub.nextDue = due
       s.raw[kind] = sub
-      switch sub.delivery {
-      case .pull: break
-      case .push(let deliver, _), .stream(let deliver, _): actions.append { deliver(reading) }
-      }
+      out.raw.append((sub.delivery, reading))
     }
-    return actions
+    return out
   }
 
   private func reportTransient(_ error: MotionSourceError) {
     let reported = MotionManagerError(
-      .notAvailable, "\(source.name): \(error.message)", isTransient: true)
+      .notAvailable, "\(source.name): \(error.message)", isTransient: true,
+      sourceMessage: error.message)
     let (motion, raw, imu, handler) = state.withLock { s in
       (s.motion?.delivery, s.raw.values.map(\.delivery), s.imu, s.sourceErrorHandler)
     }

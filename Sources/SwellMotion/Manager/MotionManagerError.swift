@@ -41,6 +41,9 @@ public struct MotionManagerError: Error, Hashable, Sendable, CustomStringConvert
   /// manager asks the source again (CoreMotion has no such case; its handlers get these as
   /// errors with updates going on).
   public var isTransient: Bool
+  /// For an error of the source, the source's own one-line text (a file's line and column, a
+  /// device's reason); `nil` for the manager's own errors.
+  public var sourceMessage: String?
 
   /// Creates an error.
   ///
@@ -48,10 +51,14 @@ public struct MotionManagerError: Error, Hashable, Sendable, CustomStringConvert
   ///   - code: The code.
   ///   - message: A one-line explanation.
   ///   - isTransient: Whether updates go on (default false).
-  public init(_ code: Code, _ message: String, isTransient: Bool = false) {
+  ///   - sourceMessage: The source's own text, for an error of the source.
+  public init(
+    _ code: Code, _ message: String, isTransient: Bool = false, sourceMessage: String? = nil
+  ) {
     self.code = code
     self.message = message
     self.isTransient = isTransient
+    self.sourceMessage = sourceMessage
   }
 
   /// `MESSAGE (CMError CODE)`.

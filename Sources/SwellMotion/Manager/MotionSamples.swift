@@ -72,6 +72,21 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
 
   // MARK: - Producer (the manager's loop)
 
+  /// Queues a sample when there is room, without waiting.
+  ///
+  /// - Returns: False when the queue is full (call ``push(_:)`` to wait for room); true when
+  ///   the sample was queued or the sequence has ended (the sample is then dropped).
+  func tryPush(_ element: Element) -> Bool {
+    let (ok, consumer): (Bool, CheckedContinuation<Void, Never>?) = state.withLock { s in
+      if s.ended { return (true, nil) }
+      if s.count >= capacity { return (false, nil) }
+      s.queue.append(element)
+      return (true, s.wakeConsumer())
+    }
+    consumer?.resume()
+    return ok
+  }
+
   /// Queues a sample, waiting while the queue is full. Returns at once when the consumer has
   /// ended the sequence.
   func push(_ element: Element) async {

@@ -203,12 +203,13 @@ public final class RecordingSource: MotionSource {
     guard (try? handle.seek(toOffset: start)) != nil,
       let data = try? handle.readToEnd()
     else { return nil }
-    let text = String(decoding: data, as: UTF8.self)
-    for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).reversed() {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+    // Bytes, not Characters: in a String "\r\n" is one Character.
+    let lines = data.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
+    for line in lines.reversed() {
+      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+      if text.isEmpty || text.hasPrefix("#") { continue }
       let first =
-        trimmed.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+        text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
         .first.map(String.init) ?? ""
       return Double(first.trimmingCharacters(in: .whitespaces))
     }

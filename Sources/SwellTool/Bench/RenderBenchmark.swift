@@ -26,7 +26,7 @@ enum RenderBenchmark: Benchmark {
     var driver = SceneDriver(
       scene: scene, motion: script?.samples(rate: 100) ?? [], framesPerSecond: 60)
     var time = 0.0
-    for _ in 0..<121 { time = driver.step()?.targetTimestamp ?? time }
+    for _ in 0..<121 { time = (try? driver.step())??.targetTimestamp ?? time }
     let tree = scene.root.presentation(at: time)
     let renderer = LayerRenderer()
 

@@ -57,68 +57,102 @@ struct FuseCommand: ToolCommand {
       throw UsageError(
         "--reference-frame xTrueNorthZVertical needs --declination DEG (degrees east)")
     }
-    let mode: AttitudeEstimator.Mode = nineD || frame.needsMagnetometer ? .nineD : .sixD
+    let mode: AttitudeEstimator.Mode =
+      nineD ? .nineD : AttitudeEstimator.Mode(referenceFrame: frame)
 
-    let recording: MotionRecording
+    // The recording streams through a MotionManager (the one loop that pulls a source): raw
+    // IMU and device-motion CSVs are read block by block and the rows written as they are
+    // fused, so memory does not grow with the recording.
+    let source: RecordingSource
     do {
-      recording = try MotionRecording.load(from: URL(fileURLWithPath: input))
+      source = try RecordingSource(contentsOf: URL(fileURLWithPath: input))
     } catch {
       throw ToolError(error.description)
     }
-    guard recording.count > 0 else {
-      throw ToolError("\(recording.name): the recording has no samples")
-    }
+    let recordingName = URL(fileURLWithPath: input).lastPathComponent
     var includeMagnetic = mode == .nineD
     var outputFrame = frame
-    switch recording.content {
-    case .samples:
-      if mode == .nineD && !recording.hasMagnetometer {
-        throw ToolError(
-          "\(recording.name): 9D fusion needs a magnetometer and the recording has none "
-            + "(use --6d and xArbitraryZVertical)")
-      }
-    case .deviceMotion(let motions, let fileFrame):
+    if let fileFrame = source.deviceMotionReferenceFrame {
       // Already fused: pass through in its own frame.
       outputFrame = fileFrame
-      includeMagnetic = motions.contains { $0.magneticField.accuracy != .uncalibrated }
+      includeMagnetic = source.hasMagnetometer
+    } else if mode == .nineD && !source.hasMagnetometer {
+      throw ToolError(
+        "\(recordingName): 9D fusion needs a magnetometer and the recording has none "
+          + "(use --6d and xArbitraryZVertical)")
     }
-
-    let showProgress = console.isInteractive
-    var lastPercent = -1
-    var motions = recording.deviceMotion(
-      mode: mode, referenceFrame: frame, declinationDegrees: declination ?? 0
-    ) { fraction in
-      guard showProgress else { return }
-      let percent = Int(fraction * 100)
-      if percent != lastPercent {
-        lastPercent = percent
-        console.err("\rswell fuse: \(percent)%")
-      }
-    }
-    if showProgress { console.err("\r\u{1B}[K") }
-    if let rate {
-      // A rate far above the recording's makes more rows than fit in memory (and a row count
+    if let rate, let span = source.timeSpan {
+      // A rate far above the recording's makes more rows than fit in a file (and a row count
       // past Int.max): refuse it in one line instead of crashing.
-      let span = (motions.last?.timestamp ?? 0) - (motions.first?.timestamp ?? 0)
-      let rows = span * rate
-      guard rows < Double(maximumRows) else {
+      let seconds = span.upperBound - span.lowerBound
+      guard seconds * rate < Double(maximumRows) else {
         throw UsageError(
-          "--rate \(rate) Hz over \(span) s makes "
-            + "more than \(maximumRows) rows; lower --rate")
+          "--rate \(rate) Hz over \(seconds) s makes more than \(maximumRows) rows; lower --rate")
       }
-      motions = DeviceMotion.resample(motions, rate: rate)
     }
+    let manager = MotionManager(source: source)
+    let passesThrough = source.deviceMotionReferenceFrame != nil
+    manager.fusionMode = passesThrough ? nil : mode
+    manager.magneticDeclination = declination ?? 0
+    let samples = manager.deviceMotionSamples(using: passesThrough ? .xArbitraryZVertical : frame)
+    defer { samples.cancel() }
+
+    let writer: AtomicFileWriter
     do {
-      try DeviceMotionCSV.write(
-        motions, to: URL(fileURLWithPath: output), referenceFrame: outputFrame,
-        includeMagneticField: includeMagnetic)
+      writer = try AtomicFileWriter(url: URL(fileURLWithPath: output))
     } catch {
       throw ToolError(error.description)
     }
+    var text = DeviceMotionCSV.headerText(
+      referenceFrame: outputFrame, includeMagneticField: includeMagnetic)
+    var resampler = rate.map(DeviceMotionResampler.init(rate:))
+    var fused = 0
+    var rows = 0
+    let showProgress = console.isInteractive
+    var lastPercent = -1
+    func emit(_ m: DeviceMotion) {
+      DeviceMotionCSV.appendRow(m, includeMagneticField: includeMagnetic, to: &text)
+      rows += 1
+    }
+    do {
+      while let m = try samples.waitForNext() {
+        fused += 1
+        if var r = resampler {
+          for out in r.add(m) { emit(out) }
+          resampler = r
+        } else {
+          emit(m)
+        }
+        if text.utf8.count >= 1 << 20 {
+          try writer.write(text)
+          text = ""
+        }
+        if showProgress, let span = source.timeSpan, span.upperBound > span.lowerBound {
+          let percent = Int(
+            100 * (m.timestamp - span.lowerBound) / (span.upperBound - span.lowerBound))
+          if percent != lastPercent {
+            lastPercent = percent
+            console.err("\rswell fuse: \(percent)%")
+          }
+        }
+      }
+      if var r = resampler {
+        for out in r.finish() { emit(out) }
+        resampler = r
+      }
+      try writer.write(text)
+      try writer.commit()
+    } catch let e as MotionManagerError {
+      if showProgress { console.err("\r\u{1B}[K") }
+      throw ToolError(e.sourceMessage ?? e.message)
+    } catch {
+      if showProgress { console.err("\r\u{1B}[K") }
+      throw ToolError("\(error)")
+    }
+    if showProgress { console.err("\r\u{1B}[K") }
     let modeName = mode == .nineD ? "9D" : "6D"
     console.out(
-      "fused \(recording.count) samples (\(modeName), \(outputFrame.name)) into "
-        + "\(motions.count) rows: \(output)\n")
+      "fused \(fused) samples (\(modeName), \(outputFrame.name)) into \(rows) rows: \(output)\n")
     return 0
   }
 }

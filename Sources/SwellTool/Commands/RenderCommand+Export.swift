@@ -119,7 +119,7 @@ struct SceneExportJob {
     var renderSeconds = 0.0
     do {
       for index in 0...last {
-        guard let frame = driver.step() else { break }
+        guard let frame = try driver.step() else { break }
         guard index >= first else { continue }
         let t0 = clock.now
         let tree = scene.root.presentation(at: frame.targetTimestamp)

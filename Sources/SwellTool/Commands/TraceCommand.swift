@@ -63,81 +63,76 @@ struct TraceCommand: ToolCommand {
     }
     let scene = try SceneLoader.load(sceneName, options: options)
 
-    var motion: [DeviceMotion] = []
-    var script: MotionScript?
-    let span: Double
-    if let motionPath {
-      do {
-        motion = try MotionRecording.deviceMotion(from: URL(fileURLWithPath: motionPath))
-      } catch {
-        throw ToolError(error.description)
+    let input: SceneMotionInput
+    do {
+      if let motionPath {
+        input = try .recording(URL(fileURLWithPath: motionPath))
+      } else if let scriptText {
+        input = try .script(scriptText, rate: motionRate)
+      } else {
+        input = .resting
       }
-      span = (motion.last?.timestamp ?? 0) - (motion.first?.timestamp ?? 0)
-    } else if let scriptText {
-      do {
-        script = try MotionScript(parsing: scriptText)
-      } catch {
-        throw ToolError("--script: \(error.description)")
-      }
-      span = script?.duration ?? 0
-    } else {
-      // No motion: the device rests upright in portrait.
-      motion = [
-        DeviceMotion.resting(
-          timestamp: 0, attitude: Attitude(quaternion: MotionScript.Pose.portrait.attitude))
-      ]
-      span = 5
+    } catch {
+      throw ToolError(error.message)
     }
-    let traced = duration ?? span
+    let traced = duration ?? input.span
     let frames = traced * fps
     guard frames < Double(maximumFrames) else {
       throw ToolError(
         "\(count(frames)) frames is too many (at most \(maximumFrames)); lower --fps or --duration")
     }
-    if let script {
-      let samples = script.duration * motionRate
-      guard samples < Double(maximumFrames) else {
-        throw ToolError(
-          "--script: \(count(samples)) motion samples is too many (at most \(maximumFrames)); "
-            + "lower --motion-rate or shorten the script")
-      }
-      motion = script.samples(rate: motionRate)
-    }
 
-    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: fps)
+    var driver = SceneDriver(scene: scene, motion: input.feed, framesPerSecond: fps)
     let count = driver.frameCount(duration: traced)
     let keys = scene.traceKeys
     var text = format == "csv" ? (["time"] + keys).joined(separator: ",") + "\n" : "[\n"
-    text.reserveCapacity(count * (keys.count + 1) * 20)
+    // The rows go out in chunks (to a temporary file renamed at the end, or to standard
+    // output), so a long trace does not build one huge string.
+    let file: AtomicFileWriter?
+    do {
+      file = try output.map { try AtomicFileWriter(url: URL(fileURLWithPath: $0)) }
+    } catch {
+      throw ToolError("\(error)")
+    }
+    func flush() throws {
+      if let file {
+        do { try file.write(text) } catch { throw ToolError(error.description) }
+      } else {
+        console.out(text)
+      }
+      text = ""
+    }
     let showProgress = console.isInteractive && count > 10_000
     var lastPercent = -1
     var done = 0
-    while done < count {
-      let chunk = driver.trace(frames: min(2_000, count - done))
-      if chunk.isEmpty { break }
-      for row in chunk {
-        appendRow(row, keys: keys, json: format == "json", first: done == 0, to: &text)
-        done += 1
-      }
-      if showProgress {
-        let percent = done * 100 / count
-        if percent != lastPercent {
-          lastPercent = percent
-          console.err("\rswell trace: \(percent)%")
+    do {
+      while done < count {
+        let chunk = try driver.trace(frames: min(2_000, count - done))
+        if chunk.isEmpty { break }
+        for row in chunk {
+          appendRow(row, keys: keys, json: format == "json", first: done == 0, to: &text)
+          done += 1
+        }
+        try flush()
+        if showProgress {
+          let percent = done * 100 / count
+          if percent != lastPercent {
+            lastPercent = percent
+            console.err("\rswell trace: \(percent)%")
+          }
         }
       }
+    } catch let e as SceneMotionError {
+      if showProgress { console.err("\r\u{1B}[K") }
+      throw ToolError(e.message)
     }
     if showProgress { console.err("\r\u{1B}[K") }
     if format == "json" { text += "\n]\n" }
-
-    if let output {
-      do {
-        try AtomicWrite.write(Data(text.utf8), to: URL(fileURLWithPath: output))
-      } catch {
-        throw ToolError(error.description)
-      }
-    } else {
-      console.out(text)
+    try flush()
+    do {
+      try file?.commit()
+    } catch {
+      throw ToolError(error.description)
     }
     return 0
   }

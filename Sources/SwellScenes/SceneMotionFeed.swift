@@ -1,0 +1,413 @@
+import Foundation
+import SwellGeometry
+import SwellMotion
+import Synchronization
+
+/// A motion feed failed: a recording's row is malformed, a live source failed for good.
+public struct SceneMotionError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The one-line reason, naming the file (and line and column) or the source.
+  public var message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: The one-line reason.
+  public init(_ message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// Where a ``SceneDriver`` gets its motion: the device motion due by each frame.
+///
+/// The driver asks, once per frame and with increasing times, for the samples with timestamps up
+/// to the frame's target time that it has not had yet. A replayed recording answers exactly
+/// (``ReplayMotionFeed``: the same samples for the same frame times, every run); a live source
+/// answers with what has arrived (``LiveSourceFeed``); the keyboard and the mouse answer with a
+/// simulated device (``TiltMotionFeed``).
+public protocol SceneMotionFeed: AnyObject {
+  /// A short name for status lines (`recording motion.csv`, `iio:bmi160`, `keyboard`).
+  var name: String { get }
+  /// The scene time of the first frame, seconds: the first sample's time for a recording, 0
+  /// for live and simulated motion.
+  var startTime: Double { get }
+  /// The samples with timestamps up to `time` not delivered yet, in order.
+  ///
+  /// - Parameter time: The frame's target time, seconds (increasing across calls).
+  /// - Returns: Device motion, CoreMotion units.
+  /// - Throws: ``SceneMotionError`` when the motion failed for good.
+  func motions(upTo time: Double) throws -> [DeviceMotion]
+  /// A line about the motion for a HUD.
+  ///
+  /// - Parameter time: The scene time, seconds.
+  /// - Returns: The line.
+  func statusLine(at time: Double) -> String
+  /// Stops a live source (the view has closed). The default does nothing.
+  func close()
+}
+
+extension SceneMotionFeed {
+  /// Does nothing.
+  public func close() {}
+}
+
+/// Motion held in memory, delivered by timestamp (tests, a resting device).
+public final class ArrayMotionFeed: SceneMotionFeed {
+  /// The name.
+  public let name: String
+  /// The samples, increasing timestamps.
+  public let motions: [DeviceMotion]
+  private var next = 0
+
+  /// Creates a feed.
+  ///
+  /// - Parameters:
+  ///   - motions: Device motion, increasing timestamps (may be empty).
+  ///   - name: A name for status lines.
+  public init(_ motions: [DeviceMotion], name: String = "motion") {
+    self.motions = motions
+    self.name = name
+  }
+
+  /// The first sample's time, or 0.
+  public var startTime: Double { motions.first?.timestamp ?? 0 }
+
+  /// The samples up to `time` not delivered yet.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The samples, in order.
+  public func motions(upTo time: Double) -> [DeviceMotion] {
+    var out: [DeviceMotion] = []
+    while next < motions.count && motions[next].timestamp <= time + 1e-9 {
+      out.append(motions[next])
+      next += 1
+    }
+    return out
+  }
+
+  /// `NAME T s`.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The line.
+  public func statusLine(at time: Double) -> String {
+    name + String(format: " %.1f s", time - startTime)
+  }
+}
+
+/// Every sample of a ``MotionManager`` replayed by timestamp: the feed of offline export,
+/// `swell trace` and a recording shown live. It waits for the manager (blocking the calling
+/// thread, which must be a thread of its own, not a Swift concurrency task), so the same
+/// frames get the same samples every run.
+public final class ReplayMotionFeed: SceneMotionFeed {
+  /// The name.
+  public let name: String
+  /// The manager's samples.
+  public let samples: MotionSamples<DeviceMotion>
+  /// The manager (kept alive while the feed is).
+  public let manager: MotionManager
+  private var lookahead: DeviceMotion?
+  private var started = false
+  private var ended = false
+  private var first: Double?
+
+  /// Starts every-sample delivery of a manager in a frame.
+  ///
+  /// - Parameters:
+  ///   - manager: The manager over the recording or script.
+  ///   - referenceFrame: The frame of fused attitudes (default `xArbitraryZVertical`).
+  ///   - name: A name for status lines.
+  public init(
+    manager: MotionManager, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical,
+    name: String
+  ) {
+    self.manager = manager
+    self.name = name
+    samples = manager.deviceMotionSamples(using: referenceFrame)
+  }
+
+  deinit { samples.cancel() }
+
+  private func take() throws -> DeviceMotion? {
+    do {
+      return try samples.waitForNext()
+    } catch let e as MotionManagerError {
+      throw SceneMotionError(e.sourceMessage ?? e.message)
+    }
+  }
+
+  /// The first sample's time (waiting for it), or 0 when there is none.
+  public var startTime: Double {
+    if !started {
+      started = true
+      lookahead = try? take()
+      first = lookahead?.timestamp
+      if lookahead == nil { ended = true }
+    }
+    return first ?? 0
+  }
+
+  /// True once every sample has been delivered.
+  public var isExhausted: Bool { ended && lookahead == nil }
+
+  /// The samples up to `time` not delivered yet, waiting for the manager as needed.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The samples, in order.
+  /// - Throws: ``SceneMotionError`` naming the file, line and column of a malformed row, or the
+  ///   failed source.
+  public func motions(upTo time: Double) throws -> [DeviceMotion] {
+    _ = startTime
+    var out: [DeviceMotion] = []
+    while true {
+      if lookahead == nil {
+        guard !ended else { break }
+        lookahead = try take()
+        if lookahead == nil {
+          ended = true
+          break
+        }
+      }
+      guard let m = lookahead, m.timestamp <= time + 1e-9 else { break }
+      out.append(m)
+      lookahead = nil
+    }
+    return out
+  }
+
+  /// `NAME T s`.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The line.
+  public func statusLine(at time: Double) -> String {
+    name + String(format: " %.1f s", time - startTime)
+  }
+
+  /// Stops the manager's updates.
+  public func close() { samples.cancel() }
+}
+
+/// Maps a live source's timestamps onto scene time.
+///
+/// The offset (scene − source) is the smallest `frame target − timestamp` seen for the newest
+/// sample of each batch, so every queued sample maps to the frame it is drained at or earlier,
+/// and latency stays at the smallest seen. When the newest sample would map more than
+/// ``tolerance`` behind the frame (the source's clock runs slow, or the stream stalled), the
+/// offset is raised so it maps to the frame. Samples mapping at or before the last delivered
+/// one (those queued while the view was paused) are dropped, so delivered times increase.
+public struct LiveClockMapper: Sendable {
+  /// How far the newest sample may map behind the frame target before re-anchoring, seconds.
+  public static let tolerance = 0.25
+  /// Scene time minus source time, seconds; `nil` before the first sample.
+  public private(set) var offset: Double?
+  /// The scene time of the last delivered sample, seconds.
+  public private(set) var lastDelivered = -Double.infinity
+  /// The number of samples dropped so far.
+  public private(set) var dropped = 0
+
+  /// Creates a mapper.
+  public init() {}
+
+  /// Maps a batch drained at a frame.
+  ///
+  /// - Parameters:
+  ///   - batch: Motions in source time, in order.
+  ///   - time: The frame's target time, scene seconds.
+  /// - Returns: The motions to deliver, timestamps in scene time, increasing, ≤ `time`.
+  public mutating func map(_ batch: [DeviceMotion], at time: Double) -> [DeviceMotion] {
+    guard let newest = batch.last?.timestamp else { return [] }
+    var o = min(offset ?? .infinity, time - newest)
+    if time - (newest + o) > LiveClockMapper.tolerance { o = time - newest }
+    offset = o
+    var out: [DeviceMotion] = []
+    out.reserveCapacity(batch.count)
+    for var m in batch {
+      let t = m.timestamp + o
+      guard t > lastDelivered, t.isFinite else {
+        dropped += 1
+        continue
+      }
+      m.timestamp = t
+      lastDelivered = t
+      out.append(m)
+    }
+    return out
+  }
+}
+
+/// A live source through a ``MotionManager``: every fused sample, taken without waiting at each
+/// frame and mapped onto scene time by a ``LiveClockMapper``. Transient source errors become
+/// messages (``onMessage``) and the source is asked again; a final error fails the feed.
+public final class LiveSourceFeed: SceneMotionFeed {
+  /// The manager.
+  public let manager: MotionManager
+  /// Its samples.
+  public let samples: MotionSamples<DeviceMotion>
+  private var mapper = LiveClockMapper()
+  private let messages = MessageQueue()
+  private var lastMessage: (text: String, time: Double)?
+  private var ended = false
+  private var lastSampleTime: Double?
+  private var delivered = 0
+  /// Receives one-line messages (a device unplugged, the source ended).
+  public var onMessage: (String) -> Void = { _ in }
+
+  /// Starts every-sample delivery in a frame.
+  ///
+  /// - Parameters:
+  ///   - manager: The manager over the live source.
+  ///   - referenceFrame: The frame of fused attitudes.
+  ///   - capacity: The most samples queued between frames (default 4096).
+  public init(
+    manager: MotionManager, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical,
+    capacity: Int = 4096
+  ) {
+    self.manager = manager
+    let messages = self.messages
+    manager.sourceErrorHandler = { e in
+      if e.isTransient { messages.append(e.sourceMessage ?? e.message) }
+    }
+    samples = manager.deviceMotionSamples(using: referenceFrame, capacity: capacity)
+  }
+
+  deinit { samples.cancel() }
+
+  /// The source's name.
+  public var name: String { manager.source.name }
+  /// 0: live scene time starts at 0.
+  public var startTime: Double { 0 }
+  /// The samples delivered so far.
+  public var deliveredCount: Int { delivered }
+  /// The samples dropped by the clock mapping (stale or out of order).
+  public var droppedCount: Int { mapper.dropped }
+
+  /// What arrived since the last call, mapped onto scene time.
+  ///
+  /// - Parameter time: The frame's target time, seconds.
+  /// - Returns: The samples, in order.
+  /// - Throws: ``SceneMotionError`` when the source failed for good.
+  public func motions(upTo time: Double) throws -> [DeviceMotion] {
+    for m in messages.takeAll() {
+      lastMessage = (m, time)
+      onMessage("\(name): \(m)")
+    }
+    let batch: [DeviceMotion]
+    do {
+      batch = try samples.poll()
+    } catch let e as MotionManagerError {
+      throw SceneMotionError("\(name): \(e.sourceMessage ?? e.message)")
+    }
+    if samples.isExhausted && !ended {
+      ended = true
+      lastMessage = ("the source ended", time)
+      onMessage("\(name): the source ended")
+    }
+    let out = mapper.map(batch, at: time)
+    delivered += out.count
+    if let last = out.last { lastSampleTime = last.timestamp }
+    return out
+  }
+
+  /// `NAME 6D|9D: N samples[, none for T s][ | message]`.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The line.
+  public func statusLine(at time: Double) -> String {
+    let frame = manager.attitudeReferenceFrame
+    let mode = AttitudeEstimator.Mode(referenceFrame: frame) == .nineD ? " 9D" : " 6D"
+    var line = "\(name)\(delivered > 0 ? mode : ""): \(delivered) samples"
+    if let last = lastSampleTime, time - last > 0.5 {
+      line += String(format: ", none for %.1f s", time - last)
+    }
+    if let m = lastMessage, time - m.time < 5 { line += " | " + m.text }
+    return line
+  }
+
+  /// Stops the manager's updates (and so the source).
+  public func close() {
+    samples.cancel()
+  }
+}
+
+/// The keyboard (arrows) or the mouse (pointer position) tilting a simulated device
+/// (`TiltController`), sampled once per frame.
+public final class TiltMotionFeed: SceneMotionFeed {
+  /// What drives the tilt.
+  public enum Kind: Sendable {
+    /// Arrow keys step the tilt.
+    case keyboard
+    /// The pointer's position over the window sets it.
+    case mouse
+  }
+
+  /// The input.
+  public let kind: Kind
+  /// The simulated device.
+  public private(set) var controller = TiltController()
+  private var lastSample: Double?
+
+  /// Creates a feed.
+  ///
+  /// - Parameter kind: Keyboard or mouse.
+  public init(kind: Kind) { self.kind = kind }
+
+  /// `keyboard` or `mouse`.
+  public var name: String { kind == .keyboard ? "keyboard" : "mouse" }
+  /// 0.
+  public var startTime: Double { 0 }
+
+  /// The simulated device's motion at `time` (one sample per new frame time).
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: Zero or one sample.
+  public func motions(upTo time: Double) -> [DeviceMotion] {
+    if let last = lastSample, time <= last { return [] }
+    lastSample = time
+    return [controller.motion(at: time)]
+  }
+
+  /// An arrow key pressed (keyboard kind).
+  ///
+  /// - Parameters:
+  ///   - direction: The arrow.
+  ///   - time: Seconds.
+  public func press(_ direction: TiltDirection, at time: Double) {
+    guard kind == .keyboard else { return }
+    controller.press(direction, at: time)
+  }
+
+  /// The pointer moved (mouse kind).
+  ///
+  /// - Parameters:
+  ///   - x: 0...1 across the window.
+  ///   - y: 0...1 down the window.
+  ///   - time: Seconds.
+  public func point(x: Double, y: Double, at time: Double) {
+    guard kind == .mouse else { return }
+    controller.point(x: x, y: y, at: time)
+  }
+
+  /// `NAME: pitch P° roll R°`.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The line.
+  public func statusLine(at time: Double) -> String {
+    let m = controller.currentMotion
+    return name
+      + String(
+        format: ": pitch %.1f° roll %.1f°", m.attitude.pitch * 180 / .pi,
+        m.attitude.roll * 180 / .pi)
+  }
+}
+
+/// One-line messages handed from the manager's task to the frame loop.
+private final class MessageQueue: Sendable {
+  private let lines = Mutex<[String]>([])
+
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+  func takeAll() -> [String] {
+    lines.withLock { l in
+      defer { l = [] }
+      return l
+    }
+  }
+}
