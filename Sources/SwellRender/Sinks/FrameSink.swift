@@ -1,3 +1,4 @@
+import SwellCairo
 import SwellGeometry
 
 /// The size, scale and rate of the frames a ``FrameSink`` receives.
