@@ -9,12 +9,18 @@ import PackageDescription
 let package = Package(
   name: "Swell",
   products: [
-    .library(
-      name: "Swell",
-      targets: [
-        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes",
-      ]),
+    // MARK: Public API: one library per module, and the umbrella that imports them all
+    .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
+    .library(name: "SwellMotion", targets: ["SwellMotion"]),
+    .library(name: "SwellSensors", targets: ["SwellSensors"]),
+    .library(name: "SwellLayers", targets: ["SwellLayers"]),
+    .library(name: "SwellEffects", targets: ["SwellEffects"]),
+    .library(name: "SwellWaves", targets: ["SwellWaves"]),
+    .library(name: "SwellCairo", targets: ["SwellCairo"]),
+    .library(name: "SwellRender", targets: ["SwellRender"]),
+    .library(name: "SwellScenes", targets: ["SwellScenes"]),
+    .library(name: "SwellLive", targets: ["SwellLive"]),
+    .library(name: "Swell", targets: ["Swell"]),
     .executable(name: "swell", targets: ["swell"]),
   ],
   targets: [
@@ -38,14 +44,26 @@ let package = Package(
 
     // MARK: Platform modules
     .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
-    .target(name: "SwellRender", dependencies: ["SwellLayers", "CCairo", "CSDL2"]),
+    .target(name: "SwellCairo", dependencies: ["CCairo"]),
+    .target(name: "SwellRender", dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo"]),
+    .target(
+      name: "SwellLive",
+      dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellRender", "CSDL2"]),
+
+    // MARK: The umbrella module
+    .target(
+      name: "Swell",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
+        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellLive",
+      ]),
 
     // MARK: The command-line tool
     .target(
       name: "SwellTool",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes",
+        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
@@ -63,8 +81,10 @@ let package = Package(
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
+    .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
+    .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
     .testTarget(

@@ -4,7 +4,7 @@ import SwellGeometry
 /// (`cairo_pattern_create_linear` + `cairo_pattern_add_color_stop_rgba`).
 ///
 /// The points are in the user space that is current when the gradient is set as the source
-/// (``CairoContext/setSource(_:)-(LinearGradientPattern)``); later transform changes do not move it.
+/// (`CairoContext.setSource(_:)`); later transform changes do not move it.
 /// Outside the start–end span the end colours continue (`CAIRO_EXTEND_PAD`), as in Core
 /// Animation's `CAGradientLayer`.
 public struct LinearGradientPattern: Hashable, Sendable {

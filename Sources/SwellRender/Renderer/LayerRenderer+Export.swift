@@ -1,3 +1,4 @@
+import SwellCairo
 import SwellGeometry
 import SwellLayers
 

@@ -1,3 +1,4 @@
+import SwellCairo
 import SwellGeometry
 import SwellLayers
 
@@ -161,14 +162,14 @@ public final class LayerRenderer {
       if place.setPath(path, cr, segments: curveSegments),
         let pattern = place.pattern(for: gradient, alpha: alpha, cr)
       {
-        cr.fillRule = shape.fillRule
+        cr.fillRule = CairoFillRule(shape.fillRule)
         cr.setSource(pattern)
         cr.fill()
       }
     } else if let color = shape.fillColor, color.alpha > 0,
       place.setPath(path, cr, segments: curveSegments)
     {
-      cr.fillRule = shape.fillRule
+      cr.fillRule = CairoFillRule(shape.fillRule)
       cr.setSource(color.withAlpha(color.alpha * alpha))
       cr.fill()
     }

@@ -1,3 +1,4 @@
+import SwellCairo
 import SwellGeometry
 
 /// The size, scale and rate of the frames a ``FrameSink`` receives.
@@ -67,7 +68,7 @@ public struct FrameConfiguration: Hashable, Sendable {
 /// everything written). A sink that goes away unfinished cancels itself. Any failure leaves no
 /// partial file behind.
 ///
-/// ``draw(_:)`` hands the frame's drawing code a ``CairoContext`` whose user space is the frame in
+/// ``draw(_:)`` hands the frame's drawing code a `CairoContext` whose user space is the frame in
 /// **points** (origin top left, y down); raster sinks scale it to pixels, vector sinks (SVG, PDF)
 /// keep the drawing as vectors. So the PNG, SVG and PDF of a frame come from the same code.
 public protocol FrameSink: AnyObject {

@@ -1,4 +1,5 @@
 import Foundation
+import SwellCairo
 import SwellGeometry
 
 /// The pixel canvas raster sinks draw frames into.

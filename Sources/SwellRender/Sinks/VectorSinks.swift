@@ -1,8 +1,9 @@
+import SwellCairo
 import SwellGeometry
 
 /// Draws a frame of pixels onto a vector surface as an image covering the page.
 private func paint(
-  _ frame: FramePixels, on surface: VectorSurface, configuration: FrameConfiguration, path: String
+  _ frame: FramePixels, on surface: Surface, configuration: FrameConfiguration, path: String
 ) throws(RenderError) {
   let canvas = try RasterCanvas(configuration, path: path)
   try canvas.load(frame, path: path)
@@ -19,7 +20,7 @@ private func paint(
 
 /// Runs a frame's drawing on a vector surface with user space in points.
 private func render(
-  _ body: (CairoContext) throws -> Void, on surface: VectorSurface, path: String
+  _ body: (CairoContext) throws -> Void, on surface: Surface, path: String
 ) throws {
   let context: CairoContext
   do {
@@ -33,33 +34,33 @@ private func render(
   }
 }
 
-/// The state and steps both vector sinks share: the open surface, its configuration and the
+/// The state and steps both vector sinks share: the open document, its configuration and the
 /// number of frames drawn. `prepareFrame` is each format's rule before a frame (one SVG frame;
 /// a new PDF page after the first).
-private struct VectorDocument<S: VectorSurface> {
+private struct VectorDocument<S: Surface> {
   let path: String
   let prepareFrame: (S, Int) throws(RenderError) -> Void
-  var surface: S?
+  var file: VectorFile<S>?
   var configuration: FrameConfiguration?
   var frameCount = 0
 
   mutating func begin(
-    _ configuration: FrameConfiguration, open: (String, Size) throws(RenderError) -> S
+    _ configuration: FrameConfiguration, open: (String, Size) throws(RenderError) -> VectorFile<S>
   ) throws(RenderError) {
-    guard surface == nil else {
+    guard file == nil else {
       throw RenderError(.invalidState, path: path, reason: "the output was already begun")
     }
     try configuration.validate(for: path)
-    surface = try open(path, configuration.size)
+    file = try open(path, configuration.size)
     self.configuration = configuration
   }
 
   private func nextFrame() throws(RenderError) -> (S, FrameConfiguration) {
-    guard let surface, let configuration else {
+    guard let file, let configuration else {
       throw RenderError(.invalidState, path: path, reason: "begin the output before adding frames")
     }
-    try prepareFrame(surface, frameCount)
-    return (surface, configuration)
+    try prepareFrame(file.document, frameCount)
+    return (file.document, configuration)
   }
 
   mutating func draw(_ body: (CairoContext) throws -> Void) throws {
@@ -75,17 +76,17 @@ private struct VectorDocument<S: VectorSurface> {
   }
 
   mutating func finish() throws(RenderError) {
-    guard let surface, frameCount > 0 else {
+    guard let file, frameCount > 0 else {
       cancel()
       throw RenderError(.invalidState, path: path, reason: "no frame was written")
     }
-    self.surface = nil
-    try surface.finish()
+    self.file = nil
+    try file.finish()
   }
 
   mutating func cancel() {
-    surface?.cancel()
-    surface = nil
+    file?.cancel()
+    file = nil
   }
 }
 
@@ -121,7 +122,13 @@ public final class SVGSink: FrameSink {
   /// - Throws: ``RenderError`` naming the file.
   public func begin(_ configuration: FrameConfiguration) throws(RenderError) {
     try document.begin(configuration) { path, size throws(RenderError) in
-      try SVGSurface(path: path, size: size)
+      // One layer point is one CSS pixel: `rsvg-convert` at its default 96 dpi draws the
+      // document at 1×, and `--zoom 3` at 3×.
+      try VectorFile(path: path, size: size) { width, height, write throws(CairoError) in
+        let surface = try SVGSurface(width: width, height: height, write: write)
+        surface.documentUnit = .pixels
+        return surface
+      }
     }
   }
 
@@ -174,7 +181,9 @@ public final class PDFSink: FrameSink {
   /// - Throws: ``RenderError`` naming the file.
   public func begin(_ configuration: FrameConfiguration) throws(RenderError) {
     try document.begin(configuration) { path, size throws(RenderError) in
-      try PDFSurface(path: path, pageSize: size)
+      try VectorFile(path: path, size: size) { width, height, write throws(CairoError) in
+        try PDFSurface(width: width, height: height, write: write)
+      }
     }
   }
 

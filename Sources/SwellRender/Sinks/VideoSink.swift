@@ -1,4 +1,5 @@
 import Foundation
+import SwellCairo
 import Synchronization
 
 /// Collects the tail of a child process's standard error on a background thread.

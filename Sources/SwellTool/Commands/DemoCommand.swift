@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellLayers
+import SwellLive
 import SwellMotion
 import SwellRender
 import SwellScenes

@@ -1,4 +1,5 @@
 import Dispatch
+import SwellLive
 import SwellMotion
 import SwellRender
 import SwellSensors

@@ -3,7 +3,7 @@ import SwellGeometry
 import SwellLayers
 import Testing
 
-@testable import SwellRender
+@testable import SwellLive
 
 /// Fills each frame with a colour that encodes the frame index and records the frames.
 private final class StripeContent: LiveContent {

@@ -1,10 +1,13 @@
-import CCairo
 import Foundation
+import SwellCairo
 import SwellGeometry
 
 /// The frame buffer of a live view: `width × height` pixels of Cairo's `CAIRO_FORMAT_ARGB32`
 /// (native-endian `0xAARRGGBB` words, premultiplied alpha), which scene renderers fill, the HUD
 /// draws over, windows and terminals show, and screenshots save as PNG.
+///
+/// The pixels are an `ImageSurface` the canvas owns (``image``); the HUD and fills draw on it
+/// through a `CairoContext`.
 public final class LiveCanvas {
   /// The width, pixels.
   public let width: Int
@@ -12,7 +15,8 @@ public final class LiveCanvas {
   public let height: Int
   /// The row stride, bytes.
   public let bytesPerRow: Int
-  private let surface: OpaquePointer
+  /// The image holding the pixels; draw on it with a `CairoContext`.
+  public let image: ImageSurface
 
   /// Creates a canvas cleared to transparent black.
   ///
@@ -24,29 +28,25 @@ public final class LiveCanvas {
     guard (1...32767).contains(width), (1...32767).contains(height) else {
       throw LiveWindowError("frame size \(width)×\(height) pixels is out of range 1...32767")
     }
-    guard let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
-    else { throw LiveWindowError("cannot allocate a \(width)×\(height) frame") }
-    guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
-      cairo_surface_destroy(s)
+    do {
+      image = try ImageSurface(pixelWidth: width, pixelHeight: height)
+    } catch {
       throw LiveWindowError("cannot allocate a \(width)×\(height) frame")
     }
-    surface = s
     self.width = width
     self.height = height
-    bytesPerRow = Int(cairo_image_surface_get_stride(s))
+    bytesPerRow = image.bytesPerRow
   }
-
-  deinit { cairo_surface_destroy(surface) }
 
   /// Calls `body` with the pixels to read (`height` rows of ``bytesPerRow`` bytes).
   ///
   /// - Parameter body: Reads the bytes.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
-  public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-    cairo_surface_flush(surface)
-    let p = UnsafeRawPointer(cairo_image_surface_get_data(surface))
-    return try body(UnsafeRawBufferPointer(start: p, count: bytesPerRow * height))
+  public func withUnsafeBytes<R, E: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(E) -> R
+  ) throws(E) -> R {
+    try image.withFramePixels { (frame) throws(E) in try body(frame.bytes) }
   }
 
   /// Calls `body` with the pixels to write (`height` rows of ``bytesPerRow`` bytes).
@@ -54,13 +54,10 @@ public final class LiveCanvas {
   /// - Parameter body: Writes the bytes.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
-  public func withUnsafeMutableBytes<R>(
-    _ body: (UnsafeMutableRawBufferPointer) throws -> R
-  ) rethrows -> R {
-    cairo_surface_flush(surface)
-    let p = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface))
-    defer { cairo_surface_mark_dirty(surface) }
-    return try body(UnsafeMutableRawBufferPointer(start: p, count: bytesPerRow * height))
+  public func withUnsafeMutableBytes<R, E: Error>(
+    _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+  ) throws(E) -> R {
+    try image.withUnsafeMutableBytes(body)
   }
 
   /// The pixel at a position as a native-endian `0xAARRGGBB` word (premultiplied).
@@ -79,9 +76,9 @@ public final class LiveCanvas {
   /// - Parameter color: The colour, straight (not premultiplied) alpha.
   public func fill(_ color: Color) {
     withContext { cr in
-      cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-      cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-      cairo_paint(cr)
+      cr.compositingOperator = .source
+      cr.setSourceRGBA(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+      cr.paint()
     }
   }
 
@@ -120,23 +117,22 @@ public final class LiveCanvas {
   public func drawHUD(lines: [String], fontSize: Double = 13) {
     guard !lines.isEmpty else { return }
     withContext { cr in
-      cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-      cairo_set_font_size(cr, fontSize)
+      cr.selectFont(family: "sans-serif", slant: .normal, weight: .normal)
+      cr.setFontSize(fontSize)
       var widest = 0.0
       for line in lines {
-        var ext = cairo_text_extents_t()
-        cairo_text_extents(cr, line, &ext)
-        widest = max(widest, ext.x_advance)
+        widest = max(widest, cr.textExtents(line).xAdvance)
       }
       let lineHeight = fontSize * 1.35
       let pad = fontSize * 0.6
-      cairo_rectangle(cr, 0, 0, widest + 2 * pad, Double(lines.count) * lineHeight + 2 * pad)
-      cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
-      cairo_fill(cr)
-      cairo_set_source_rgba(cr, 1, 1, 1, 1)
+      cr.rectangle(
+        x: 0, y: 0, width: widest + 2 * pad, height: Double(lines.count) * lineHeight + 2 * pad)
+      cr.setSourceRGBA(red: 0, green: 0, blue: 0, alpha: 0.6)
+      cr.fill()
+      cr.setSourceRGBA(red: 1, green: 1, blue: 1, alpha: 1)
       for (i, line) in lines.enumerated() {
-        cairo_move_to(cr, pad, pad + Double(i) * lineHeight + fontSize)
-        cairo_show_text(cr, line)
+        cr.moveTo(x: pad, y: pad + Double(i) * lineHeight + fontSize)
+        cr.showText(line)
       }
     }
   }
@@ -147,7 +143,21 @@ public final class LiveCanvas {
   /// - Parameter path: The PNG file's path.
   /// - Throws: ``LiveWindowError`` naming the file when it cannot be written.
   public func writePNG(to path: String) throws(LiveWindowError) {
-    try LiveCanvas.writePNG(surface: surface, to: path)
+    image.flush()
+    let url = URL(fileURLWithPath: path)
+    let dir = url.deletingLastPathComponent().path
+    let temp = dir + "/." + url.lastPathComponent + ".\(getpid()).tmp"
+    do {
+      try image.writePNG(toFile: temp)
+    } catch {
+      unlink(temp)
+      throw LiveWindowError("\(path): cannot write the PNG (\(error))")
+    }
+    guard rename(temp, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temp)
+      throw LiveWindowError("\(path): cannot write the PNG (\(reason))")
+    }
   }
 
   /// Writes ARGB32 pixels as a PNG file atomically (temporary file in the same folder, renamed).
@@ -167,28 +177,11 @@ public final class LiveCanvas {
     try canvas.writePNG(to: path)
   }
 
-  private static func writePNG(surface: OpaquePointer, to path: String) throws(LiveWindowError) {
-    cairo_surface_flush(surface)
-    let url = URL(fileURLWithPath: path)
-    let dir = url.deletingLastPathComponent().path
-    let temp = dir + "/." + url.lastPathComponent + ".\(getpid()).tmp"
-    let status = cairo_surface_write_to_png(surface, temp)
-    guard status == CAIRO_STATUS_SUCCESS else {
-      unlink(temp)
-      let reason = String(cString: cairo_status_to_string(status))
-      throw LiveWindowError("\(path): cannot write the PNG (\(reason))")
-    }
-    guard rename(temp, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temp)
-      throw LiveWindowError("\(path): cannot write the PNG (\(reason))")
-    }
-  }
-
-  private func withContext(_ body: (OpaquePointer) -> Void) {
-    guard let cr = cairo_create(surface) else { return }
+  /// Draws on the canvas with a context of its own, then finishes the drawing; nothing happens
+  /// when Cairo cannot make the context.
+  private func withContext(_ body: (CairoContext) -> Void) {
+    guard let cr = try? CairoContext(surface: image) else { return }
     body(cr)
-    cairo_destroy(cr)
-    cairo_surface_flush(surface)
+    image.flush()
   }
 }

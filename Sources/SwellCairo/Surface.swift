@@ -1,10 +1,11 @@
 import CCairo
 
-/// A Cairo drawing surface (`cairo_surface_t`): the target a ``CairoContext`` draws into.
+/// A Cairo drawing surface: the target a ``CairoContext`` draws into.
 ///
 /// The concrete kinds are ``ImageSurface`` (pixels in memory), ``SVGSurface`` and ``PDFSurface``
-/// (vector documents). The Swift object owns one reference to the C surface and releases it
-/// (`cairo_surface_destroy`) when it goes away.
+/// (vector documents). The Swift object owns one reference to the C surface and releases it when
+/// it goes away. The corresponding C type is `cairo_surface_t`; the corresponding Cairo function
+/// for the release is `cairo_surface_destroy`.
 public class Surface {
   /// The C surface.
   let pointer: OpaquePointer
@@ -17,22 +18,47 @@ public class Surface {
     let status = cairo_surface_status(pointer)
     guard status == CAIRO_STATUS_SUCCESS else {
       cairo_surface_destroy(pointer)
-      throw CairoError(rawValue: status)
+      throw CairoError(status)
     }
     self.pointer = pointer
   }
 
   deinit { cairo_surface_destroy(pointer) }
 
-  /// The surface's error, or `nil` when it is fine (`cairo_surface_status`).
+  /// The surface's error, or `nil` when it is fine.
+  ///
+  /// The corresponding Cairo function is `cairo_surface_status`.
   public var error: CairoError? {
     let status = cairo_surface_status(pointer)
-    return status == CAIRO_STATUS_SUCCESS ? nil : CairoError(rawValue: status)
+    return status == CAIRO_STATUS_SUCCESS ? nil : CairoError(status)
   }
 
-  /// Completes pending drawing so the surface's memory or output is up to date
-  /// (`cairo_surface_flush`).
+  /// Completes pending drawing so the surface's memory or output is up to date.
+  ///
+  /// The corresponding Cairo function is `cairo_surface_flush`.
   public func flush() { cairo_surface_flush(pointer) }
+
+  /// Tells Cairo that the surface's memory was changed outside Cairo, so cached copies are
+  /// dropped.
+  ///
+  /// The corresponding Cairo function is `cairo_surface_mark_dirty`.
+  public func markDirty() { cairo_surface_mark_dirty(pointer) }
+
+  /// Emits the current page and starts a new one, for surfaces with pages (PDF); on other
+  /// surfaces it does nothing.
+  ///
+  /// The corresponding Cairo function is `cairo_surface_show_page`.
+  public func showPage() { cairo_surface_show_page(pointer) }
+
+  /// Finishes the surface: completes its output (the last page of a PDF, the closing tags of an
+  /// SVG) and drops its reference to any output stream. Drawing on a finished surface fails
+  /// with ``CairoError/surfaceFinished``.
+  ///
+  /// Problems while writing show up afterwards in ``error``. Finishing happens on its own when
+  /// the surface goes away.
+  ///
+  /// The corresponding Cairo function is `cairo_surface_finish`.
+  public func finish() { cairo_surface_finish(pointer) }
 
   /// Keeps `object` alive for as long as the C surface lives, even past this Swift object
   /// (`cairo_surface_set_user_data` with a release callback).

@@ -2,7 +2,7 @@ import Foundation
 import SwellTestSupport
 import Testing
 
-@testable import SwellRender
+@testable import SwellLive
 
 @Suite("Terminal half blocks and keys")
 struct TerminalTests {
