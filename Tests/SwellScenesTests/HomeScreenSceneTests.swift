@@ -143,7 +143,7 @@ struct HomeScreenSceneTests {
     let motion = heldTilt(degrees: 25, axis: Vector3(0.3, 1, 0), duration: 2)
     var a = SceneDriver(scene: try homescreen(), motion: motion, framesPerSecond: 60)
     var b = SceneDriver(scene: try homescreen(), motion: motion, framesPerSecond: 60)
-    #expect(a.trace(frames: 121) == b.trace(frames: 121))
+    #expect(try a.trace(frames: 121) == b.trace(frames: 121))
     let s1 = try homescreen()
     let s2 = try homescreen()
     let stars1 = (try s1.wallpaper.layer(named: "stars") as? ShapeLayer)?.path
