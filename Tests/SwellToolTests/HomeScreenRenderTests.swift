@@ -70,7 +70,7 @@ struct HomeScreenRenderTests {
     let renderer = LayerRenderer()
     var frames: [(time: Double, image: ImageSurface, x: Double, y: Double)] = []
     for i in 0..<31 {
-      let stepped = driver.step()
+      let stepped = try driver.step()
       let f = try #require(stepped)
       guard i == 0 || i == 30 else { continue }
       let t = f.targetTimestamp
