@@ -48,7 +48,10 @@ let package = Package(
     .target(name: "SwellRender", dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo"]),
     .target(
       name: "SwellLive",
-      dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellRender", "CSDL2"]),
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
+        "CSDL2",
+      ]),
 
     // MARK: The umbrella module
     .target(

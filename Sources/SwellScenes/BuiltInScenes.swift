@@ -1,3 +1,4 @@
+import Foundation
 import SwellWaves
 
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
@@ -80,4 +81,87 @@ public struct SceneOptions: Sendable, Hashable {
 
   /// Creates default options.
   public init() {}
+}
+
+/// A scene could not be loaded: an unknown name (a usage mistake) or a bad scene file.
+public struct SceneLoadError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// True for a name that is neither a built-in scene nor a file (a usage mistake).
+  public var isUnknownName: Bool
+  /// The one-line reason, naming the file and JSON path for a bad file.
+  public var message: String
+
+  /// The message.
+  public var description: String { message }
+}
+
+extension BuiltInScenes {
+  /// A built-in scene by name, or a scene file when the name ends in `.json` or names an existing
+  /// file (`swell render`, `trace`, `live` take either).
+  ///
+  /// - Parameters:
+  ///   - nameOrPath: `waterwave`, `homescreen`, or a path.
+  ///   - options: Canvas overrides and motion options.
+  /// - Returns: The scene.
+  /// - Throws: ``SceneLoadError``: an unknown name (listing the built-in ones) or a bad file.
+  public static func load(_ nameOrPath: String, options: SceneOptions = SceneOptions())
+    throws(SceneLoadError) -> any Scene
+  {
+    if let scene = make(nameOrPath, options: options) { return scene }
+    let isFile =
+      nameOrPath.lowercased().hasSuffix(".json")
+      || FileManager.default.fileExists(atPath: nameOrPath)
+    guard isFile else {
+      throw SceneLoadError(
+        isUnknownName: true,
+        message:
+          "unknown scene '\(nameOrPath)' (built-in: \(names.joined(separator: ", ")); "
+          + "or a scene file ending in .json)")
+    }
+    do {
+      return try FileScene(contentsOf: URL(fileURLWithPath: nameOrPath), options: options)
+    } catch let e as SceneFileError {
+      throw SceneLoadError(isUnknownName: false, message: e.message)
+    } catch {
+      throw SceneLoadError(isUnknownName: false, message: "\(nameOrPath): \(error)")
+    }
+  }
+}
+
+extension SceneOptions {
+  /// Sets the canvas from `WxH[@S]`: points and pixels per point, as `--size 390x844@3`.
+  ///
+  /// - Parameters:
+  ///   - spec: The text.
+  ///   - maximumPixels: The longest side allowed, pixels.
+  /// - Throws: ``SceneLoadError`` (a usage mistake) naming the bad part.
+  public mutating func setSize(_ spec: String, maximumPixels: Int) throws(SceneLoadError) {
+    func fail(_ message: String) -> SceneLoadError {
+      SceneLoadError(isUnknownName: true, message: message)
+    }
+    var text = Substring(spec)
+    var pixelScale: Double?
+    if let at = text.firstIndex(of: "@") {
+      let s = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
+      let digits = s.hasSuffix("x") ? String(s.dropLast()) : s
+      guard let v = Double(digits), v.isFinite, v > 0, v <= 8 else {
+        throw fail("--size: scale '\(s)' must be a number in (0, 8], as in 390x844@3")
+      }
+      pixelScale = v
+      text = text[..<at]
+    }
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
+      throw fail("--size must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3, got '\(spec)'")
+    }
+    guard w.isFinite, h.isFinite, w > 0, h > 0, w <= 16384, h <= 16384 else {
+      throw fail("--size: \(spec) must have a width and height in (0, 16384] points")
+    }
+    let pixels = max(w, h) * (pixelScale ?? 1)
+    guard pixels <= Double(maximumPixels) else {
+      throw fail("--size: \(spec) is \(Int(pixels)) pixels a side, more than \(maximumPixels)")
+    }
+    width = w
+    height = h
+    scale = pixelScale ?? scale
+  }
 }

@@ -104,6 +104,9 @@ public final class ReplayMotionFeed: SceneMotionFeed {
   public let samples: MotionSamples<DeviceMotion>
   /// The manager (kept alive while the feed is).
   public let manager: MotionManager
+  /// Seconds after the recording's first sample before which samples are fused but not
+  /// delivered (`swell demo --start`).
+  public let skip: Double
   private var lookahead: DeviceMotion?
   private var started = false
   private var ended = false
@@ -115,12 +118,15 @@ public final class ReplayMotionFeed: SceneMotionFeed {
   ///   - manager: The manager over the recording or script.
   ///   - referenceFrame: The frame of fused attitudes (default `xArbitraryZVertical`).
   ///   - name: A name for status lines.
+  ///   - skip: Seconds after the first sample whose samples are fused but not delivered
+  ///     (default 0).
   public init(
     manager: MotionManager, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical,
-    name: String
+    name: String, skip: Double = 0
   ) {
     self.manager = manager
     self.name = name
+    self.skip = skip
     samples = manager.deviceMotionSamples(using: referenceFrame)
   }
 
@@ -134,11 +140,14 @@ public final class ReplayMotionFeed: SceneMotionFeed {
     }
   }
 
-  /// The first sample's time (waiting for it), or 0 when there is none.
+  /// The first delivered sample's time (waiting for it), or 0 when there is none.
   public var startTime: Double {
     if !started {
       started = true
       lookahead = try? take()
+      if let t0 = lookahead?.timestamp, skip > 0 {
+        while let m = lookahead, m.timestamp < t0 + skip { lookahead = try? take() }
+      }
       first = lookahead?.timestamp
       if lookahead == nil { ended = true }
     }

@@ -20,10 +20,13 @@ public struct SceneMotionInput {
   /// - Parameters:
   ///   - url: The recording.
   ///   - loops: Replay it from the start when it ends.
+  ///   - skip: Seconds after its first sample to start at (the samples before are fused, not
+  ///     delivered; default 0).
   /// - Returns: The input.
-  /// - Throws: ``SceneMotionError`` naming the file (and line and column) of the problem.
-  public static func recording(_ url: URL, loops: Bool = false) throws(SceneMotionError)
-    -> SceneMotionInput
+  /// - Throws: ``SceneMotionError`` naming the file (and line and column) of the problem, or a
+  ///   `skip` past the recording's end.
+  public static func recording(_ url: URL, loops: Bool = false, skip: Double = 0)
+    throws(SceneMotionError) -> SceneMotionInput
   {
     let source: RecordingSource
     do {
@@ -34,9 +37,16 @@ public struct SceneMotionInput {
     guard let span = source.timeSpan else {
       throw SceneMotionError("\(url.path): no motion samples")
     }
+    let length = span.upperBound - span.lowerBound
+    guard skip <= length else {
+      throw SceneMotionError(
+        "--start \(SceneTraceFormat.number(skip)) is past the recording's end "
+          + "(\(Int(length)) s)")
+    }
     let manager = MotionManager(source: source)
-    let feed = ReplayMotionFeed(manager: manager, name: "recording " + url.lastPathComponent)
-    return SceneMotionInput(feed: feed, span: span.upperBound - span.lowerBound)
+    let feed = ReplayMotionFeed(
+      manager: manager, name: "recording " + url.lastPathComponent, skip: skip)
+    return SceneMotionInput(feed: feed, span: length - skip)
   }
 
   /// Scripted motion (`docs/script.md`), sampled at a rate through a ``MotionManager``.

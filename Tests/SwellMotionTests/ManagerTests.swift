@@ -22,6 +22,8 @@ private final class FailingSource: MotionSource {
   let hasMagnetometer = false
   private let served = Mutex(0)
 
+  func stop() {}
+
   func next() async throws -> MotionEvent? {
     let n = served.withLock { n in
       n += 1
@@ -180,8 +182,9 @@ struct ManagerTests {
     await failing.waitUntilUpdatesEnd()
     let failed = c2.drain()
     #expect(failed.filter { $0.motion != nil }.count == 3)
-    #expect(
-      failed.last?.error == MotionManagerError(.notAvailable, "failing failed: sensor unplugged"))
+    #expect(failed.last?.error?.code == .notAvailable)
+    #expect(failed.last?.error?.message == "failing failed: sensor unplugged")
+    #expect(failed.last?.error?.sourceMessage == "sensor unplugged")
     #expect(!failing.isDeviceMotionActive)
 
     // North frame with a magnetometer the fusion reports as uncalibrated: 101 once, updates go on.

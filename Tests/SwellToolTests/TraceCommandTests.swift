@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellMotion
+import SwellScenes
 import SwellTestSupport
 import Testing
 
@@ -211,9 +212,9 @@ struct TraceCommandTests {
 
   @Test func numberFormattingRoundTrips() {
     for v in [0.1, -0.5235987755982988, 1e-20, 123_456.789, 8] {
-      #expect(Double(TraceCommand.number(v)) == v)
+      #expect(Double(SceneTraceFormat.number(v)) == v)
     }
-    #expect(TraceCommand.number(.nan) == "0")
-    #expect(TraceCommand.number(-0.0) == "0")
+    #expect(SceneTraceFormat.number(.nan) == "0")
+    #expect(SceneTraceFormat.number(-0.0) == "0")
   }
 }

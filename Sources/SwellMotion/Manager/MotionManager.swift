@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -92,6 +93,8 @@ public final class MotionManager: Sendable {
   public let retryPolicy: RetryPolicy
   let sleep: @Sendable (Double) async throws -> Void
   let state = Mutex(State())
+  /// Where the pull loop runs.
+  let executor = QueueTaskExecutor(label: "swell.motion-manager")
 
   /// The shortest and longest update intervals, seconds.
   public static let updateIntervalRange: ClosedRange<Double> = 0.001...1
@@ -378,20 +381,11 @@ public final class MotionManager: Sendable {
       return (s.declination, s.nextID, s.deviceMotionInterval, s.fusionMode)
     }
     let mode = override ?? AttitudeEstimator.Mode(referenceFrame: frame)
-    if mode == .nineD && !frame.needsMagnetometer && source.providesRawSamples
-      && !source.hasMagnetometer
+    let needsMagnetometer = mode == .nineD && source.providesRawSamples
+    if source.sensorsAreKnown && !source.hasMagnetometer
+      && (needsMagnetometer || (frame.needsMagnetometer && !source.providesRawSamples))
     {
-      delivery.fail(
-        MotionManagerError(
-          .notAvailable, "9D fusion needs a magnetometer and \(source.name) has none"),
-        final: true)
-      return id
-    }
-    if frame.needsMagnetometer && !source.hasMagnetometer {
-      delivery.fail(
-        MotionManagerError(
-          .notAvailable, "\(frame.name) needs a magnetometer and \(source.name) has none"),
-        final: true)
+      delivery.fail(Self.missingMagnetometer(source: source.name, frame: frame), final: true)
       return id
     }
     if frame == .xTrueNorthZVertical && declination == nil {
@@ -408,6 +402,15 @@ public final class MotionManager: Sendable {
     }
     ensureLoop()
     return id
+  }
+
+  /// The error of a 9D request to a source without a magnetometer.
+  static func missingMagnetometer(source: String, frame: AttitudeReferenceFrame)
+    -> MotionManagerError
+  {
+    MotionManagerError(
+      .notAvailable,
+      "\(source) has no magnetometer; \(frame.name) with 9D fusion needs one")
   }
 
   /// Ends the device-motion subscription (`id`: only if it is still that one).
@@ -429,7 +432,13 @@ public final class MotionManager: Sendable {
       guard s.loop == nil else { return }
       s.loopID += 1
       let loopID = s.loopID
-      s.loop = Task.detached { [self] in await self.run(loopID: loopID) }
+      // The loop runs on a thread of the manager's own (a serial dispatch queue), not on
+      // Swift's cooperative pool: consumers may block a thread while they wait for samples
+      // (`MotionSamples.waitForNext()`), and on a small machine they could otherwise take every
+      // thread of the pool the loop needs.
+      s.loop = Task.detached(executorPreference: executor) { [self] in
+        await self.run(loopID: loopID)
+      }
     }
   }
 
@@ -492,7 +501,13 @@ public final class MotionManager: Sendable {
           fuserID = id
         }
         switch event {
-        case .sample(let s): motion = fuser?.update(s)
+        case .sample(let s):
+          if mode == .nineD && s.magnetometer == nil && !source.sensorsAreKnown {
+            let error = Self.missingMagnetometer(source: source.name, frame: frame)
+            endAll(loopID: loopID, failure: error)
+            return
+          }
+          motion = fuser?.update(s)
         case .deviceMotion(let m): motion = m
         }
         if let m = motion, !(m.attitude.quaternion.isFinite && m.gravity.isFinite) { motion = nil }
@@ -637,5 +652,25 @@ public final class MotionManager: Sendable {
     }
     let source = self.source
     Task.detached { await source.stop() }
+  }
+}
+
+/// A task executor running jobs on a serial dispatch queue: a thread outside Swift's cooperative
+/// pool.
+final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {
+  // @unchecked: the queue is thread-safe; it is the only stored property.
+  private let queue: DispatchQueue
+
+  init(label: String) {
+    queue = DispatchQueue(label: label)
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    queue.async { unowned.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+
+  func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+    UnownedTaskExecutor(ordinary: self)
   }
 }

@@ -45,6 +45,12 @@ public protocol MotionSource: AnyObject, Sendable {
   /// True when the source delivers magnetometer readings (9D fusion is possible).
   var hasMagnetometer: Bool { get }
 
+  /// True when ``hasMagnetometer`` is known before the first sample (a device's channels, a
+  /// recording's columns); false for a stream that learns it from the samples (a phone over the
+  /// network). ``MotionManager`` checks a frame that needs the magnetometer up front when it is
+  /// known, else at the first raw sample. Default: true.
+  var sensorsAreKnown: Bool { get }
+
   /// True when the source delivers raw ``IMUSample``s (so the raw accelerometer, gyroscope and
   /// magnetometer updates of ``MotionManager`` are available); false for sources of fused
   /// device motion (a device-motion recording, scripted motion). Default: true.
@@ -59,14 +65,15 @@ public protocol MotionSource: AnyObject, Sendable {
 
   /// Ends delivery: releases what the source holds (a device's buffers, a socket, a file) and
   /// makes a pending or later ``next()`` return `nil`. ``MotionManager`` calls it when its
-  /// updates stop. Calling it twice is harmless. The default does nothing.
+  /// updates stop. Calling it twice is harmless. (A synchronous `stop()` fulfils it.)
   func stop() async
 }
 
 extension MotionSource {
+  /// True: most sources know their sensors before the first sample.
+  public var sensorsAreKnown: Bool { true }
+
   /// True: most sources deliver raw samples.
   public var providesRawSamples: Bool { true }
 
-  /// Does nothing.
-  public func stop() async {}
 }

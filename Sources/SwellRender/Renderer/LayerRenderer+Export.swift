@@ -30,11 +30,7 @@ extension LayerRenderer {
       for index in 0..<frameCount {
         let root = try tree(index)
         try sink.draw { context in
-          if let background {
-            context.setSource(background)
-            context.paint()
-          }
-          try draw(root, in: context)
+          try drawFrame(root, background: background, placement: .points, in: context)
         }
         progress(index + 1)
       }

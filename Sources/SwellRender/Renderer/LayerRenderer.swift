@@ -71,21 +71,14 @@ public final class LayerRenderer {
     let configuration = FrameConfiguration(size: size, scale: scale)
     try configuration.validate(for: "canvas")
     let image: ImageSurface
-    let context: CairoContext
     do {
       image = try ImageSurface(
         pixelWidth: configuration.pixelWidth, pixelHeight: configuration.pixelHeight)
-      context = try CairoContext(surface: image)
-      try context.scale(x: scale, y: scale)
     } catch {
       throw RenderError(.invalidFrame, reason: "cannot make the canvas (\(error))")
     }
-    if let background {
-      context.setSource(background)
-      context.paint()
-    }
-    try draw(root, in: context)
-    image.flush()
+    try drawFrame(
+      root, background: background, placement: FramePlacement(scale: scale), into: image)
     return image
   }
 

@@ -106,6 +106,9 @@ public final class PhyphoxSource: MotionSource {
   }
 
   /// True once the experiment is known to have the magnetometer buffers.
+  /// False: whether the phone sends a magnetometer is learned from its samples.
+  public var sensorsAreKnown: Bool { false }
+
   public var hasMagnetometer: Bool { state.withLock { $0.poller.hasMagnetometer } }
 
   /// The counters so far.

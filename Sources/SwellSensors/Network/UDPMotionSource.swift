@@ -80,6 +80,9 @@ public final class UDPMotionSource: MotionSource {
   deinit { receiver.stop() }
 
   /// True once a sample with a magnetometer reading has arrived.
+  /// False: whether the phone sends a magnetometer is learned from its samples.
+  public var sensorsAreKnown: Bool { false }
+
   public var hasMagnetometer: Bool { receiver.sawMagnetometer.load(ordering: .relaxed) }
 
   /// The counters so far.

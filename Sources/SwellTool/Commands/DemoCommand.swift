@@ -62,17 +62,14 @@ struct DemoCommand: ToolCommand {
     guard let url = recordingURL, FileManager.default.fileExists(atPath: url.path) else {
       throw ToolError("the bundled recording sensorlogger-ios-rotation is missing from the install")
     }
-    let all: [DeviceMotion]
-    do {
-      all = try MotionRecording.deviceMotion(from: url)
-    } catch {
-      throw ToolError(error.description)
+    func motion(loops: Bool) throws -> any SceneMotionFeed {
+      do {
+        return try SceneMotionInput.recording(url, loops: loops, skip: start).feed
+      } catch {
+        throw ToolError(error.message)
+      }
     }
-    guard let t0 = all.first?.timestamp else { throw ToolError("\(url.path): no motion samples") }
-    let motion = all.filter { $0.timestamp >= t0 + start }
-    guard !motion.isEmpty else {
-      throw ToolError("--start \(start) is past the recording's end (\(Int(all.count / 100)) s)")
-    }
+    _ = try motion(loops: false)  // fails now for a bad recording or --start
 
     let displayProblem = LiveWindow.displayProblem()
     let live = forceLive || (!forceFile && displayProblem == nil)
@@ -83,7 +80,7 @@ struct DemoCommand: ToolCommand {
       if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
       let scene = try SceneLoader.load("waterwave", options: options)
       do {
-        try runLive(scene: scene, motion: motion, fps: fps, console: console)
+        try runLive(scene: scene, motion: motion(loops: true), fps: fps, console: console)
         return 0
       } catch let e as LiveWindowError {
         guard !forceLive else { throw ToolError(e.message) }
@@ -94,7 +91,8 @@ struct DemoCommand: ToolCommand {
     if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
     let scene = try SceneLoader.load("waterwave", options: options)
     var job = SceneExportJob(
-      scene: scene, motion: motion, framesPerSecond: fps, duration: duration, output: output)
+      scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: duration,
+      output: output)
     job.ffmpeg = FFmpegOptions(x264Preset: preset)
     let report = try job.run(console: console, label: "swell demo")
     let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
@@ -104,16 +102,14 @@ struct DemoCommand: ToolCommand {
 
   /// Shows the scene in a window through `swell live`'s path (same renderer, HUD, keys and
   /// statistics), the recording replayed at recorded speed from the start again when it ends.
-  static func runLive(scene: any Scene, motion: [DeviceMotion], fps: Double, console: Console)
-    throws
-  {
-    let feed = RecordingFeed(
-      name: "recording sensorlogger-ios-rotation", motions: motion, loops: true)
-    var session = LiveSession(scene: scene, feed: feed, label: "swell demo")
-    session.title = "swell demo: waterwave"
+  static func runLive(
+    scene: any Scene, motion: any SceneMotionFeed, fps: Double, console: Console
+  ) throws {
+    var session = LiveSession(scene: scene, motion: motion, title: "swell demo: waterwave")
     session.options.framesPerSecondCap = fps
     session.options.screenshotStem = "swell-demo"
-    session.messagesToStandardError = true
-    _ = try session.run(console: console)
+    session.onMessage = { console.err("swell demo: \($0)\n") }
+    session.onMotionMessage = { console.err("swell demo: \($0)\n") }
+    _ = try LiveCommand.run(session, label: "swell demo")
   }
 }

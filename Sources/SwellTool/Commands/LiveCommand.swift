@@ -125,7 +125,7 @@ struct LiveCommand: ToolCommand {
     let scene = try SceneLoader.load(sceneName, options: sceneOptions)
     let feed = try LiveCommand.makeFeed(motionSpec, loop: loop, sources: sources)
 
-    var session = LiveSession(scene: scene, feed: feed, label: "swell live")
+    var session = LiveSession(scene: scene, motion: feed, title: "swell live \(scene.name)")
     session.terminal = terminal
     session.traceOut = traceOut
     session.options.framesPerSecondCap = fps ?? (terminal ? 30 : nil)
@@ -137,16 +137,22 @@ struct LiveCommand: ToolCommand {
     }
     session.options.screenshotStem = "swell-live-\(scene.name)"
     session.options.showHUD = hud
-    let statistics = try session.run(console: console)
+    session.onMessage = { console.out($0 + "\n") }
+    session.onMotionMessage = { console.err("swell live: \($0)\n") }
+    let statistics = try LiveCommand.run(session, label: "swell live")
     if stats { console.out(statistics.jsonLine + "\n") }
     return 0
   }
 
-  /// The window size for a scene: its canvas × scale, pixels.
-  static func pixelSize(of scene: any Scene) -> (width: Int, height: Int) {
-    let w = max(1, Int((scene.size.width * scene.scale).rounded()))
-    let h = max(1, Int((scene.size.height * scene.scale).rounded()))
-    return (w, h)
+  /// Runs a live session, turning its failures into one-line tool errors.
+  static func run(_ session: LiveSession, label: String) throws -> FrameStatistics {
+    do {
+      return try session.run()
+    } catch let e as SceneMotionError {
+      throw ToolError(e.message)
+    } catch let e as RecordingError {
+      throw ToolError(e.description)
+    }
   }
 
   /// Builds the motion feed named by `--motion`.
@@ -159,316 +165,32 @@ struct LiveCommand: ToolCommand {
   /// - Returns: The feed (a live source's pull has started).
   /// - Throws: ``UsageError`` or ``ToolError`` for a bad spec, file or source.
   static func makeFeed(_ spec: String, loop: Bool = false, sources: LiveSourceOptions = .init())
-    throws -> any LiveMotionFeed
+    throws -> any SceneMotionFeed
   {
     switch spec {
-    case "keyboard": return TiltFeed(kind: .keyboard)
-    case "mouse": return TiltFeed(kind: .mouse)
+    case "keyboard": return TiltMotionFeed(kind: .keyboard)
+    case "mouse": return TiltMotionFeed(kind: .mouse)
     default:
-      if spec.hasPrefix("script:") {
-        let input = try MotionInput.load(
-          motionPath: nil, script: String(spec.dropFirst("script:".count)), rate: 100)
-        return RecordingFeed(name: "script", motions: input.samples, loops: loop)
+      do {
+        if spec.hasPrefix("script:") {
+          return try SceneMotionInput.script(
+            String(spec.dropFirst("script:".count)), rate: 100, loops: loop
+          ).feed
+        }
+        if LiveSourceOptions.isSensor(spec) {
+          let source = try sources.open(spec)
+          return LiveSourceFeed(
+            manager: MotionManager(source: source), referenceFrame: sources.referenceFrame)
+        }
+        let input = try SceneMotionInput.recording(URL(fileURLWithPath: spec), loops: loop)
+        return input.feed
+      } catch let e as SceneMotionError {
+        throw ToolError(e.message)
       }
-      if LiveSourceOptions.isSensor(spec) {
-        let (source, stop) = try sources.open(spec)
-        return SourceFeed(
-          pump: SourcePump(source: source, referenceFrame: sources.referenceFrame, stop: stop))
-      }
-      let input = try MotionInput.load(motionPath: spec, script: nil, rate: 100)
-      return RecordingFeed(
-        name: "recording " + URL(fileURLWithPath: spec).lastPathComponent, motions: input.samples,
-        loops: loop)
     }
   }
 
   static func format(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-  }
-}
-
-/// One live run of a scene: the window (or terminal), the loop, the HUD, keys, statistics and
-/// the optional trace; shared by `swell live` and `swell demo`.
-struct LiveSession {
-  /// The scene shown.
-  var scene: any Scene
-  /// Its motion.
-  var feed: any LiveMotionFeed
-  /// The prefix of stderr lines (`swell live`, `swell demo`).
-  var label: String
-  /// Draw in the terminal instead of a window.
-  var terminal = false
-  /// The window title (default `LABEL SCENE`).
-  var title: String?
-  /// Where to write the per-frame presentation values (CSV, `swell trace`'s columns).
-  var traceOut: String?
-  /// Loop options; ``LiveLoopOptions/startTime`` is set from the feed.
-  var options = LiveLoopOptions()
-  /// Messages of the loop (screenshots, pause) go to standard error instead of standard output.
-  var messagesToStandardError = false
-
-  /// Opens the display, runs the loop until quit or the frame limit, closes the feed.
-  ///
-  /// - Parameter console: Where messages go.
-  /// - Returns: The frame statistics.
-  /// - Throws: Display, rendering, source and trace-writing failures.
-  func run(console: Console) throws -> FrameStatistics {
-    defer { feed.close() }
-    let display: any LiveDisplay
-    if terminal {
-      display = try TerminalView()
-    } else {
-      let pixels = LiveCommand.pixelSize(of: scene)
-      display = try LiveWindow(
-        title: title ?? "\(label) \(scene.name)", width: pixels.width, height: pixels.height)
-    }
-    var options = self.options
-    options.startTime = feed.startTime
-    let content = LiveSceneContent(scene: scene, feed: feed)
-    content.tracing = traceOut != nil
-    let loop = LiveLoop(display: display, content: content, options: options)
-    var messages: [String] = []
-    var errors: [String] = []
-    let label = self.label
-    let toStandardError = messagesToStandardError
-    loop.onMessage = { line in
-      if terminal {
-        messages.append(line)
-      } else if toStandardError {
-        console.err("\(label): \(line)\n")
-      } else {
-        console.out(line + "\n")
-      }
-    }
-    feed.onMessage = { line in
-      if terminal { errors.append(line) } else { console.err("\(label): \(line)\n") }
-    }
-    defer { (display as? TerminalView)?.close() }
-    try loop.run()
-    (display as? TerminalView)?.close()
-    for m in messages {
-      if toStandardError { console.err("\(label): \(m)\n") } else { console.out(m + "\n") }
-    }
-    for e in errors { console.err("\(label): \(e)\n") }
-    if let traceOut {
-      do {
-        try AtomicWrite.write(Data(content.traceText().utf8), to: URL(fileURLWithPath: traceOut))
-      } catch {
-        throw ToolError(error.description)
-      }
-    }
-    return loop.statistics
-  }
-}
-
-/// Motion for a live scene: samples up to a scene time, and reactions to keys and the pointer.
-protocol LiveMotionFeed: AnyObject {
-  /// A short name for the HUD.
-  var name: String { get }
-  /// The scene time of the first frame, seconds.
-  var startTime: Double { get }
-  /// Receives one-line messages for standard error (a live source's transient errors).
-  var onMessage: (String) -> Void { get set }
-  /// The samples with timestamps up to `time` not delivered yet, in order.
-  ///
-  /// - Throws: ``ToolError`` when a live source failed for good.
-  func samples(upTo time: Double) throws -> [DeviceMotion]
-  /// Reacts to a key or pointer event at a scene time.
-  func handle(_ event: LiveEvent, at time: Double)
-  /// A HUD line about the motion.
-  func hudLine(at time: Double) -> String
-  /// Stops a live source (the view has closed).
-  func close()
-}
-
-extension LiveMotionFeed {
-  func close() {}
-}
-
-/// Keyboard (arrows) or mouse (pointer position) tilt of a simulated device.
-final class TiltFeed: LiveMotionFeed {
-  enum Kind { case keyboard, mouse }
-  let kind: Kind
-  private(set) var controller = TiltController()
-  private var lastSample: Double?
-  var onMessage: (String) -> Void = { _ in }
-
-  init(kind: Kind) { self.kind = kind }
-
-  var name: String { kind == .keyboard ? "keyboard" : "mouse" }
-  var startTime: Double { 0 }
-
-  func samples(upTo time: Double) -> [DeviceMotion] {
-    if let last = lastSample, time <= last { return [] }
-    lastSample = time
-    return [controller.motion(at: time)]
-  }
-
-  func handle(_ event: LiveEvent, at time: Double) {
-    switch (kind, event) {
-    case (.keyboard, .key(.up)): controller.press(.up, at: time)
-    case (.keyboard, .key(.down)): controller.press(.down, at: time)
-    case (.keyboard, .key(.left)): controller.press(.left, at: time)
-    case (.keyboard, .key(.right)): controller.press(.right, at: time)
-    case (.mouse, .pointer(let x, let y)): controller.point(x: x, y: y, at: time)
-    default: break
-    }
-  }
-
-  func hudLine(at time: Double) -> String {
-    let m = controller.currentMotion
-    return name
-      + String(
-        format: ": pitch %.1f° roll %.1f°", m.attitude.pitch * 180 / .pi,
-        m.attitude.roll * 180 / .pi)
-  }
-}
-
-/// A device-motion recording replayed at recorded speed: scene time is the recording's time.
-///
-/// With ``loops``, the recording starts again when it ends: pass k is shifted by k × the
-/// period (the recording's span plus its mean sample interval), so scene time keeps going.
-final class RecordingFeed: LiveMotionFeed {
-  let name: String
-  let motions: [DeviceMotion]
-  /// Whether the recording replays from the start when it ends.
-  let loops: Bool
-  /// The time one pass takes when looping, seconds.
-  let period: Double
-  private var next = 0
-  private var pass = 0
-  var onMessage: (String) -> Void = { _ in }
-
-  init(name: String, motions: [DeviceMotion], loops: Bool = false) {
-    self.name = name
-    self.motions = motions
-    self.loops = loops
-    if let first = motions.first?.timestamp, let last = motions.last?.timestamp, last > first {
-      period = (last - first) * Double(motions.count) / Double(motions.count - 1)
-    } else {
-      period = 0.01
-    }
-  }
-
-  var startTime: Double { motions.first?.timestamp ?? 0 }
-
-  func samples(upTo time: Double) -> [DeviceMotion] {
-    var out: [DeviceMotion] = []
-    while !motions.isEmpty {
-      if next == motions.count {
-        guard loops else { break }
-        next = 0
-        pass += 1
-      }
-      var m = motions[next]
-      m.timestamp += Double(pass) * period
-      guard m.timestamp <= time + 1e-9 else { break }
-      out.append(m)
-      next += 1
-    }
-    return out
-  }
-
-  func handle(_ event: LiveEvent, at time: Double) {}
-
-  func hudLine(at time: Double) -> String {
-    let elapsed = time - startTime
-    guard loops else { return name + String(format: " %.1f s", elapsed) }
-    let p = max(1, Int(elapsed / period) + 1)
-    return name + String(format: " %.1f s, pass %d", elapsed - Double(p - 1) * period, p)
-  }
-}
-
-/// A scene re-centres its viewer offset (the `r` key).
-protocol LiveRecentering {
-  /// Makes the current attitude the neutral pose.
-  func recenterViewerOffset(at time: Double)
-}
-
-extension FileScene: LiveRecentering {}
-
-/// Feeds a scene its motion and renders it for a ``LiveLoop``.
-final class LiveSceneContent: LiveContent {
-  let scene: any Scene
-  let feed: any LiveMotionFeed
-  let renderer = LayerRenderer()
-
-  init(scene: any Scene, feed: any LiveMotionFeed) {
-    self.scene = scene
-    self.feed = feed
-  }
-
-  /// Whether each frame's presentation values are kept for ``traceText()``.
-  var tracing = false
-  private var traceRows: [[Double]] = []
-
-  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
-    for m in try feed.samples(upTo: frame.targetTimestamp) { scene.receive(m) }
-    scene.advance(to: frame)
-    if tracing {
-      let t = frame.targetTimestamp
-      traceRows.append([t] + scene.traceKeys.map { scene.traceValue($0, at: t) ?? 0 })
-    }
-    try draw(at: frame.targetTimestamp, into: canvas)
-  }
-
-  /// The traced frames as `swell trace` CSV: a `time` column (the frame's target time, scene
-  /// seconds) and the scene's trace keys.
-  ///
-  /// - Returns: The CSV text.
-  func traceText() -> String {
-    var text = (["time"] + scene.traceKeys).joined(separator: ",") + "\n"
-    for (i, row) in traceRows.enumerated() {
-      TraceCommand.appendRow(row, keys: scene.traceKeys, json: false, first: i == 0, to: &text)
-    }
-    return text
-  }
-
-  func handle(_ event: LiveEvent, at time: Double) {
-    if event == .key(.character("r")) {
-      (scene as? any LiveRecentering)?.recenterViewerOffset(at: time)
-    }
-    feed.handle(event, at: time)
-  }
-
-  func hudLines(at time: Double) -> [String] {
-    var lines = [feed.hudLine(at: time)]
-    if let h = scene.traceValue("offset.horizontal", at: time),
-      let v = scene.traceValue("offset.vertical", at: time)
-    {
-      lines.append(String(format: "viewer offset %+.3f %+.3f", h, v))
-    }
-    if let tilt = scene.traceValue("water.transform.rotation.z", at: time) {
-      lines.append(String(format: "water tilt %+.1f°", tilt * 180 / .pi))
-    }
-    return lines
-  }
-
-  /// Draws the scene's presentation at `time`, fitted into the canvas (centred, aspect kept,
-  /// the background around it). At the scene's own pixel size the pixels are those of an
-  /// offline render (`swell render --time`): the same Cairo operations in the same order.
-  func draw(at time: Double, into canvas: LiveCanvas) throws {
-    let tree = scene.root.presentation(at: time)
-    let size = scene.size
-    let fit = min(Double(canvas.width) / size.width, Double(canvas.height) / size.height)
-    let exact = LiveCommand.pixelSize(of: scene) == (canvas.width, canvas.height)
-    let scale = exact ? scene.scale : fit
-    try canvas.withUnsafeMutableBytes { bytes in
-      guard let base = bytes.baseAddress else { return }
-      let image = try ImageSurface(
-        unownedBytes: base, pixelWidth: canvas.width, pixelHeight: canvas.height,
-        bytesPerRow: canvas.bytesPerRow)
-      let context = try CairoContext(surface: image)
-      context.setSource(scene.background)
-      context.paint()
-      if !exact {
-        context.translate(
-          x: ((Double(canvas.width) - size.width * scale) / 2).rounded(),
-          y: ((Double(canvas.height) - size.height * scale) / 2).rounded())
-      }
-      try context.scale(x: scale, y: scale)
-      try renderer.draw(tree, in: context)
-      image.flush()
-    }
   }
 }

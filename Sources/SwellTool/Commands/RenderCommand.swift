@@ -74,7 +74,7 @@ struct RenderCommand: ToolCommand {
     let out = output ?? "\(scene.name).mp4"
     let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out)
     var job = SceneExportJob(
-      scene: scene, motion: motion.samples, framesPerSecond: fps,
+      scene: scene, motion: motion.feed, framesPerSecond: fps,
       duration: duration ?? motion.span, output: out)
     job.singleTime = time
     job.ffmpeg = FFmpegOptions(x264Preset: preset)
@@ -85,24 +85,17 @@ struct RenderCommand: ToolCommand {
   }
 }
 
-/// Finds a scene by name (built-in) or path (`.json` scene file).
+/// The scene options every scene command shares, parsed into the library's `SceneOptions`.
 enum SceneLoader {
-  /// A built-in scene, or a scene file when the name ends in `.json` or names an existing file.
+  /// A built-in scene, or a scene file.
   ///
   /// - Throws: ``UsageError`` for an unknown name; ``ToolError`` for a bad scene file.
   static func load(_ name: String, options: SceneOptions) throws -> any Scene {
-    if let scene = BuiltInScenes.make(name, options: options) { return scene }
-    let isFile =
-      name.lowercased().hasSuffix(".json") || FileManager.default.fileExists(atPath: name)
-    guard isFile else {
-      throw UsageError(
-        "unknown scene '\(name)' (built-in: \(BuiltInScenes.names.joined(separator: ", ")); "
-          + "or a scene file ending in .json)")
-    }
     do {
-      return try FileScene(contentsOf: URL(fileURLWithPath: name), options: options)
-    } catch let e as SceneFileError {
-      throw ToolError(e.message)
+      return try BuiltInScenes.load(name, options: options)
+    } catch {
+      if error.isUnknownName { throw UsageError(error.message) }
+      throw ToolError(error.message)
     }
   }
 
@@ -132,9 +125,6 @@ enum SceneLoader {
 
   /// Parses `--response` (`classic` or `sloshing`) into scene options.
   ///
-  /// - Parameters:
-  ///   - name: The option's value.
-  ///   - options: The options to change.
   /// - Throws: ``UsageError`` for another word.
   static func apply(response name: String, to options: inout SceneOptions) throws(UsageError) {
     guard let response = WaterWaveResponse(rawValue: name) else {
@@ -147,82 +137,29 @@ enum SceneLoader {
   ///
   /// - Throws: ``UsageError`` naming the bad part.
   static func apply(size spec: String, to options: inout SceneOptions) throws(UsageError) {
-    var text = Substring(spec)
-    var scale: Double?
-    if let at = text.firstIndex(of: "@") {
-      let s = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
-      let digits = s.hasSuffix("x") ? String(s.dropLast()) : s
-      guard let v = Double(digits), v.isFinite, v > 0, v <= 8 else {
-        throw UsageError("--size: scale '\(s)' must be a number in (0, 8], as in 390x844@3")
-      }
-      scale = v
-      text = text[..<at]
+    do {
+      try options.setSize(spec, maximumPixels: ImageSurface.maximumDimension)
+    } catch {
+      throw UsageError(error.message)
     }
-    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
-      throw UsageError(
-        "--size must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3, got '\(spec)'")
-    }
-    guard w.isFinite, h.isFinite, w > 0, h > 0, w <= 16384, h <= 16384 else {
-      throw UsageError("--size: \(spec) must have a width and height in (0, 16384] points")
-    }
-    let pixels = max(w, h) * (scale ?? 1)
-    guard pixels <= Double(ImageSurface.maximumDimension) else {
-      throw UsageError(
-        "--size: \(spec) is \(Int(pixels)) pixels a side, more than \(ImageSurface.maximumDimension)"
-      )
-    }
-    options.width = w
-    options.height = h
-    options.scale = scale ?? options.scale
   }
 }
 
-/// Device motion for a scene command: a recording, a script, or the device at rest upright.
-struct MotionInput {
-  /// The samples, increasing timestamps.
-  var samples: [DeviceMotion]
-  /// The time they span, seconds (5 s for the resting device).
-  var span: Double
-
-  /// The most samples a script may produce.
-  static let maximumSamples = 5_000_000
-
-  /// Loads motion from the options of a scene command.
+/// The motion options of the scene commands (`--motion FILE`, `--script TEXT`).
+enum MotionInput {
+  /// Opens the motion a scene command asked for.
   ///
   /// - Throws: ``UsageError`` when both are given; ``ToolError`` for bad input, naming it.
-  static func load(motionPath: String?, script: String?, rate: Double) throws -> MotionInput {
+  static func load(motionPath: String?, script: String?, rate: Double) throws -> SceneMotionInput {
     guard motionPath == nil || script == nil else {
       throw UsageError("--motion and --script exclude each other")
     }
-    if let motionPath {
-      let samples: [DeviceMotion]
-      do {
-        samples = try MotionRecording.deviceMotion(from: URL(fileURLWithPath: motionPath))
-      } catch {
-        throw ToolError(error.description)
-      }
-      guard let first = samples.first, let last = samples.last else {
-        throw ToolError("\(motionPath): no motion samples")
-      }
-      return MotionInput(samples: samples, span: last.timestamp - first.timestamp)
+    do {
+      if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
+      if let script { return try .script(script, rate: rate) }
+    } catch {
+      throw ToolError(error.message)
     }
-    if let script {
-      let parsed: MotionScript
-      do {
-        parsed = try MotionScript(parsing: script)
-      } catch {
-        throw ToolError("--script: \(error.description)")
-      }
-      guard parsed.duration * rate < Double(maximumSamples) else {
-        throw ToolError(
-          "--script: \(Int(parsed.duration * rate)) motion samples is too many (at most "
-            + "\(maximumSamples)); lower --motion-rate or shorten the script")
-      }
-      return MotionInput(samples: parsed.samples(rate: rate), span: parsed.duration)
-    }
-    let rest = DeviceMotion.resting(
-      timestamp: 0, attitude: Attitude(quaternion: MotionScript.Pose.portrait.attitude))
-    return MotionInput(samples: [rest], span: 5)
+    return .resting
   }
 }

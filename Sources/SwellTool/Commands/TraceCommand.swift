@@ -85,7 +85,8 @@ struct TraceCommand: ToolCommand {
     var driver = SceneDriver(scene: scene, motion: input.feed, framesPerSecond: fps)
     let count = driver.frameCount(duration: traced)
     let keys = scene.traceKeys
-    var text = format == "csv" ? (["time"] + keys).joined(separator: ",") + "\n" : "[\n"
+    let trace = SceneTraceFormat(keys: keys, json: format == "json")
+    var text = trace.header
     // The rows go out in chunks (to a temporary file renamed at the end, or to standard
     // output), so a long trace does not build one huge string.
     let file: AtomicFileWriter?
@@ -110,7 +111,7 @@ struct TraceCommand: ToolCommand {
         let chunk = try driver.trace(frames: min(2_000, count - done))
         if chunk.isEmpty { break }
         for row in chunk {
-          appendRow(row, keys: keys, json: format == "json", first: done == 0, to: &text)
+          trace.appendRow(row, first: done == 0, to: &text)
           done += 1
         }
         try flush()
@@ -127,7 +128,7 @@ struct TraceCommand: ToolCommand {
       throw ToolError(e.message)
     }
     if showProgress { console.err("\r\u{1B}[K") }
-    if format == "json" { text += "\n]\n" }
+    text += trace.footer
     try flush()
     do {
       try file?.commit()
@@ -141,30 +142,5 @@ struct TraceCommand: ToolCommand {
   /// huge `--duration` must not trap converting to `Int`).
   static func count(_ v: Double) -> String {
     v < 1e15 ? String(Int(v)) : "\(v)"
-  }
-
-  /// Appends one trace row as CSV or as a JSON object.
-  static func appendRow(
-    _ row: [Double], keys: [String], json: Bool, first: Bool, to text: inout String
-  ) {
-    if json {
-      if !first { text += ",\n" }
-      text += "  {"
-      for (i, name) in (["time"] + keys).enumerated() {
-        if i > 0 { text += ", " }
-        text += "\"\(name)\": \(number(i < row.count ? row[i] : 0))"
-      }
-      text += "}"
-    } else {
-      text += row.map(number).joined(separator: ",")
-      text += "\n"
-    }
-  }
-
-  /// The shortest text that reads back as the same `Double`; non-finite values as 0.
-  static func number(_ v: Double) -> String {
-    guard v.isFinite else { return "0" }
-    if v == 0 { return "0" }
-    return "\(v)"
   }
 }

@@ -1,0 +1,200 @@
+import Foundation
+import SwellCairo
+import SwellGeometry
+import SwellLayers
+import SwellMotion
+import SwellRender
+import SwellScenes
+
+/// A scene shown by a ``LiveLoop``: each frame, the ``SceneDriver`` feeds the scene the motion
+/// due by the frame and advances its engines, and the frame is drawn by the one frame-drawing
+/// function (`LayerRenderer.drawFrame`), so a live frame at the scene's own pixel size has the
+/// pixels of an offline render of the same time.
+///
+/// Keys: `r` re-centres the viewer offset (scenes that support it); arrows tilt a keyboard
+/// ``TiltMotionFeed``; pointer moves tilt a mouse one.
+public final class LiveSceneContent: LiveContent {
+  /// The scene.
+  public var scene: any Scene { driver.scene }
+  /// The driver (its feed is the scene's motion).
+  public let driver: SceneDriver
+  /// The renderer.
+  public let renderer = LayerRenderer()
+  /// Whether each frame's presentation values are kept for ``traceText()``.
+  public var tracing = false
+  private var traceRows: [[Double]] = []
+
+  /// Creates the content.
+  ///
+  /// - Parameters:
+  ///   - scene: The scene.
+  ///   - motion: Its motion.
+  public init(scene: any Scene, motion: any SceneMotionFeed) {
+    driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
+  }
+
+  /// The scene's pixel size: canvas × scale.
+  public var pixelSize: (width: Int, height: Int) {
+    let w = max(1, Int((scene.size.width * scene.scale).rounded()))
+    let h = max(1, Int((scene.size.height * scene.scale).rounded()))
+    return (w, h)
+  }
+
+  /// Feeds the motion due by the frame, advances the scene and draws it.
+  ///
+  /// - Parameters:
+  ///   - frame: The display-link frame.
+  ///   - canvas: The window's frame buffer.
+  /// - Throws: ``SceneMotionError`` when the motion failed, `RenderError` when drawing did.
+  public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
+    try driver.advance(to: frame)
+    if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
+    try draw(at: frame.targetTimestamp, into: canvas)
+  }
+
+  /// The traced frames as `swell trace` CSV: a `time` column (the frame's target time, scene
+  /// seconds) and the scene's trace keys.
+  ///
+  /// - Returns: The CSV text.
+  public func traceText() -> String {
+    let format = SceneTraceFormat(keys: scene.traceKeys)
+    var text = format.header
+    for (i, row) in traceRows.enumerated() { format.appendRow(row, first: i == 0, to: &text) }
+    return text
+  }
+
+  /// Reacts to keys and pointer moves.
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - time: The scene time, seconds.
+  public func handle(_ event: LiveEvent, at time: Double) {
+    if event == .key(.character("r")), let file = scene as? FileScene {
+      file.recenterViewerOffset(at: time)
+    }
+    guard let tilt = driver.motion as? TiltMotionFeed else { return }
+    switch event {
+    case .key(.up): tilt.press(.up, at: time)
+    case .key(.down): tilt.press(.down, at: time)
+    case .key(.left): tilt.press(.left, at: time)
+    case .key(.right): tilt.press(.right, at: time)
+    case .pointer(let x, let y): tilt.point(x: x, y: y, at: time)
+    default: break
+    }
+  }
+
+  /// The motion's status line, the viewer offset and the water's tilt.
+  ///
+  /// - Parameter time: The scene time, seconds.
+  /// - Returns: The lines.
+  public func hudLines(at time: Double) -> [String] {
+    var lines = [driver.motion.statusLine(at: time)]
+    if let h = scene.traceValue("offset.horizontal", at: time),
+      let v = scene.traceValue("offset.vertical", at: time)
+    {
+      lines.append(String(format: "viewer offset %+.3f %+.3f", h, v))
+    }
+    if let tilt = scene.traceValue("water.transform.rotation.z", at: time) {
+      lines.append(String(format: "water tilt %+.1f°", tilt * 180 / .pi))
+    }
+    return lines
+  }
+
+  /// Draws the scene's presentation at `time` into the canvas: at the scene's own pixel size
+  /// with its scale, otherwise fitted (centred, aspect kept, the background around it).
+  ///
+  /// - Parameters:
+  ///   - time: Scene seconds.
+  ///   - canvas: The frame buffer.
+  /// - Throws: `RenderError` when drawing fails.
+  public func draw(at time: Double, into canvas: LiveCanvas) throws {
+    let tree = scene.root.presentation(at: time)
+    let exact = pixelSize == (canvas.width, canvas.height)
+    let placement =
+      exact
+      ? FramePlacement(scale: scene.scale)
+      : FramePlacement.fitting(scene.size, pixelWidth: canvas.width, pixelHeight: canvas.height)
+    try renderer.drawFrame(
+      tree, background: scene.background, placement: placement, into: canvas.image)
+  }
+}
+
+/// One live run of a scene: the window (or the terminal), the loop, the HUD, keys, statistics
+/// and the optional trace. What `swell live` and `swell demo` run.
+public struct LiveSession {
+  /// The scene shown.
+  public var scene: any Scene
+  /// Its motion.
+  public var motion: any SceneMotionFeed
+  /// Draw in the terminal instead of a window.
+  public var terminal = false
+  /// The window title.
+  public var title: String
+  /// Where to write the per-frame presentation values (CSV, `swell trace`'s columns), or `nil`.
+  public var traceOut: String?
+  /// Loop options; ``LiveLoopOptions/startTime`` is set from the motion.
+  public var options = LiveLoopOptions()
+  /// Receives the loop's one-line messages (screenshots, pause), after the terminal view has
+  /// closed when drawing in the terminal.
+  public var onMessage: (String) -> Void = { _ in }
+  /// Receives the motion's one-line messages (a device unplugged), likewise.
+  public var onMotionMessage: (String) -> Void = { _ in }
+
+  /// Creates a session.
+  ///
+  /// - Parameters:
+  ///   - scene: The scene.
+  ///   - motion: Its motion.
+  ///   - title: The window title.
+  public init(scene: any Scene, motion: any SceneMotionFeed, title: String) {
+    self.scene = scene
+    self.motion = motion
+    self.title = title
+  }
+
+  /// Opens the display, runs the loop until quit or the frame limit, closes the motion.
+  ///
+  /// - Returns: The frame statistics.
+  /// - Throws: ``LiveWindowError`` (no display), `SceneMotionError`, `RenderError`, and trace
+  ///   writing failures (`RecordingError`).
+  public func run() throws -> FrameStatistics {
+    defer { motion.close() }
+    let content = LiveSceneContent(scene: scene, motion: motion)
+    content.tracing = traceOut != nil
+    let display: any LiveDisplay
+    if terminal {
+      display = try TerminalView()
+    } else {
+      let pixels = content.pixelSize
+      display = try LiveWindow(title: title, width: pixels.width, height: pixels.height)
+    }
+    var options = self.options
+    options.startTime = motion.startTime
+    let loop = LiveLoop(display: display, content: content, options: options)
+    let held = HeldLines()
+    let terminal = self.terminal
+    let onMessage = self.onMessage
+    let onMotionMessage = self.onMotionMessage
+    loop.onMessage = { line in if terminal { held.messages.append(line) } else { onMessage(line) } }
+    if let live = motion as? LiveSourceFeed {
+      live.onMessage = { line in
+        if terminal { held.motion.append(line) } else { onMotionMessage(line) }
+      }
+    }
+    defer { (display as? TerminalView)?.close() }
+    try loop.run()
+    (display as? TerminalView)?.close()
+    for m in held.messages { onMessage(m) }
+    for m in held.motion { onMotionMessage(m) }
+    if let traceOut {
+      try AtomicWrite.write(Data(content.traceText().utf8), to: URL(fileURLWithPath: traceOut))
+    }
+    return loop.statistics
+  }
+}
+
+/// Lines held back while the terminal view owns the screen.
+private final class HeldLines {
+  var messages: [String] = []
+  var motion: [String] = []
+}
