@@ -1,0 +1,203 @@
+import SwellGeometry
+
+// MARK: Gyroscope bias and scale: rest detection and the Kalman filter, once per block
+
+extension FusionCore {
+  /// Updates the rest detector and the bias and scale Kalman filter with one block.
+  ///
+  /// - Parameters:
+  ///   - duration: The block's duration, seconds (> 0).
+  ///   - cx: The block's inclination correction (with `cy`): the horizontal components of the
+  ///     normalised, filtered specific force in E before it was turned vertical.
+  ///   - middle: The gyroscope attitude in the middle of the block.
+  ///   - gx: The block's mean raw gyroscope, rad/s, device frame (with `gy`, `gz`).
+  ///   - ax: The block's mean raw accelerometer, m/s², device frame (with `ay`, `az`).
+  ///   - gyroDeviation2: The largest squared deviation of a gyroscope sample from the rest
+  ///     detector's mean, (rad/s)².
+  ///   - accDeviation2: The same for the accelerometer, (m/s²)².
+  @usableFromInline
+  mutating func biasUpdate(
+    duration: Double, cx: Double, cy: Double, middle: Quaternion, gx: Double, gy: Double,
+    gz: Double, ax: Double, ay: Double, az: Double, gyroDeviation2: Double,
+    accDeviation2: Double
+  ) {
+    // Rest detection: every raw sample stays close to the low-pass means for a while.
+    let (glx, gly, glz) = restGyroLowPass.step(
+      gx, gy, gz, dt: duration, timeConstant: restTau, restCoefficients)
+    let (alx, aly, alz) = restAccLowPass.step(
+      ax, ay, az, dt: duration, timeConstant: restTau, restCoefficients)
+    let wasWarm = restGyroLowPass.warm
+    if gyroDeviation2 >= restGyro2 || accDeviation2 >= restAcc2 || !wasWarm {
+      restTime = 0
+      atRest = false
+    } else {
+      restTime += duration
+      atRest = restTime >= restMinTime
+    }
+    (restMeanGyroX, restMeanGyroY, restMeanGyroZ) = (glx, gly, glz)
+    (restMeanAccX, restMeanAccY, restMeanAccZ) = (alx, aly, alz)
+
+    // Rows 0 and 1 of R (device → E), of R·diag(ω), and their low-pass versions.
+    let q = inclinationQuaternion * middle
+    let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
+    let r01 = 2 * (q.x * q.y - q.w * q.z)
+    let r02 = 2 * (q.x * q.z + q.w * q.y)
+    let r10 = 2 * (q.x * q.y + q.w * q.z)
+    let r11 = 1 - 2 * (q.x * q.x + q.z * q.z)
+    let r12 = 2 * (q.y * q.z - q.w * q.x)
+    let ox = gx - bx
+    let oy = gy - by
+    let oz = gz - bz
+    let rb0 = r00 * bx + r01 * by + r02 * bz - (r00 * ox * sx + r01 * oy * sy + r02 * oz * sz)
+    let rb1 = r10 * bx + r11 * by + r12 * bz - (r10 * ox * sx + r11 * oy * sy + r12 * oz * sz)
+    let (h00, h01, h02) = rRow0LowPass.step(
+      r00, r01, r02, dt: duration, timeConstant: accTau, accCoefficients)
+    let (h10, h11, h12) = rRow1LowPass.step(
+      r10, r11, r12, dt: duration, timeConstant: accTau, accCoefficients)
+    let (lb0, lb1, _) = rBiasLowPass.step(
+      rb0, rb1, 0, dt: duration, timeConstant: accTau, accCoefficients)
+    var m00 = 0.0
+    var m01 = 0.0
+    var m02 = 0.0
+    var m10 = 0.0
+    var m11 = 0.0
+    var m12 = 0.0
+    if estimateScale {
+      (m00, m01, m02) = sRow0LowPass.step(
+        r00 * ox, r01 * oy, r02 * oz, dt: duration, timeConstant: accTau, accCoefficients)
+      (m10, m11, m12) = sRow1LowPass.step(
+        r10 * ox, r11 * oy, r12 * oz, dt: duration, timeConstant: accTau, accCoefficients)
+    }
+
+    // Prediction: bias and scale may drift; variances grow up to their initial values.
+    for i in 0..<3 { kp[i * 7] = min(kp[i * 7] + biasV, biasP0) }
+    if estimateScale {
+      for i in 3..<6 { kp[i * 7] = min(kp[i * 7] + scaleV, scaleP0) }
+    }
+
+    if atRest {
+      restMeasurement(e0: glx - bx, e1: gly - by, e2: glz - bz)
+    } else if accLowPass.warm {
+      // Measurement in motion: the inclination correction rate tells the horizontal part of
+      // the rate error through the low-pass filtered rotation matrix:
+      // y = LP(R)·b − LP(R·diag(ω))·s, rows 0 and 1.
+      let rate = 1 / duration
+      var hm = InlineArray<12, Double>(repeating: 0)
+      hm[0] = h00
+      hm[1] = h01
+      hm[2] = h02
+      hm[3] = -m00
+      hm[4] = -m01
+      hm[5] = -m02
+      hm[6] = h10
+      hm[7] = h11
+      hm[8] = h12
+      hm[9] = -m10
+      hm[10] = -m11
+      hm[11] = -m12
+      motionMeasurement(hm: hm, y0: -cy * rate + lb0, y1: cx * rate + lb1)
+    }
+    for i in 0..<3 { kx[i] = Self.clamp(kx[i], biasLimit) }
+    if estimateScale {
+      for i in 3..<6 { kx[i] = Self.clamp(kx[i], scaleLimit) }
+    }
+  }
+
+  /// The Kalman update at rest: the mean rate is the bias (H = [I 0]); `e` is the innovation.
+  @usableFromInline
+  mutating func restMeasurement(e0: Double, e1: Double, e2: Double) {
+    let w = biasWRest
+    // Inverse of the symmetric S by cofactors.
+    let c = SymmetricCofactors3(
+      s00: kp[0] + w, s11: kp[7] + w, s22: kp[14] + w, s01: kp[1], s02: kp[2], s12: kp[8])
+    guard c.det > 0 else { return }
+    let id = 1 / c.det
+    var sInv = InlineArray<9, Double>(repeating: 0)
+    sInv[0] = c.c00 * id
+    sInv[1] = c.c01 * id
+    sInv[2] = c.c02 * id
+    sInv[3] = c.c01 * id
+    sInv[4] = c.c11 * id
+    sInv[5] = c.c12 * id
+    sInv[6] = c.c02 * id
+    sInv[7] = c.c12 * id
+    sInv[8] = c.c22 * id
+    let n = estimateScale ? 6 : 3
+    // K = P[:, 0..<3] S⁻¹ (n×3).
+    var k = InlineArray<18, Double>(repeating: 0)
+    for i in 0..<n {
+      for j in 0..<3 {
+        k[i * 3 + j] =
+          kp[i * 6] * sInv[j] + kp[i * 6 + 1] * sInv[3 + j] + kp[i * 6 + 2] * sInv[6 + j]
+      }
+    }
+    for i in 0..<n {
+      kx[i] += k[i * 3] * e0 + k[i * 3 + 1] * e1 + k[i * 3 + 2] * e2
+    }
+    // P = P − K P[0..<3, :].
+    var np = kp
+    for i in 0..<n {
+      for j in 0..<n {
+        np[i * 6 + j] =
+          kp[i * 6 + j] - (k[i * 3] * kp[j] + k[i * 3 + 1] * kp[6 + j] + k[i * 3 + 2] * kp[12 + j])
+      }
+    }
+    kp = np
+  }
+
+  /// The Kalman update in motion with the 2×6 measurement matrix `hm` (row-major) and the
+  /// measured rate errors `y0`, `y1` (rad/s, E-frame x and y).
+  @usableFromInline
+  mutating func motionMeasurement(hm: InlineArray<12, Double>, y0: Double, y1: Double) {
+    let n = estimateScale ? 6 : 3
+    var pred0 = 0.0
+    var pred1 = 0.0
+    for j in 0..<n {
+      pred0 += hm[j] * kx[j]
+      pred1 += hm[6 + j] * kx[j]
+    }
+    let e0 = Self.clamp(y0 - pred0, biasLimit)
+    let e1 = Self.clamp(y1 - pred1, biasLimit)
+    // A = P Hᵀ (n×2).
+    var a = InlineArray<12, Double>(repeating: 0)
+    for i in 0..<n {
+      var s0 = 0.0
+      var s1 = 0.0
+      for j in 0..<n {
+        s0 += kp[i * 6 + j] * hm[j]
+        s1 += kp[i * 6 + j] * hm[6 + j]
+      }
+      a[i * 2] = s0
+      a[i * 2 + 1] = s1
+    }
+    let w = biasWMotion
+    var s00 = w
+    var s01 = 0.0
+    var s11 = w
+    for j in 0..<n {
+      s00 += hm[j] * a[j * 2]
+      s01 += hm[j] * a[j * 2 + 1]
+      s11 += hm[6 + j] * a[j * 2 + 1]
+    }
+    let det = s00 * s11 - s01 * s01
+    guard det > 0 else { return }
+    let id = 1 / det
+    let i00 = s11 * id
+    let i01 = -s01 * id
+    let i11 = s00 * id
+    var k = InlineArray<12, Double>(repeating: 0)
+    for i in 0..<n {
+      k[i * 2] = a[i * 2] * i00 + a[i * 2 + 1] * i01
+      k[i * 2 + 1] = a[i * 2] * i01 + a[i * 2 + 1] * i11
+      kx[i] += k[i * 2] * e0 + k[i * 2 + 1] * e1
+    }
+    // P is symmetric: update the upper triangle and mirror it.
+    for i in 0..<n {
+      for j in i..<n {
+        let v = kp[i * 6 + j] - (k[i * 2] * a[j * 2] + k[i * 2 + 1] * a[j * 2 + 1])
+        kp[i * 6 + j] = v
+        kp[j * 6 + i] = v
+      }
+    }
+  }
+}
