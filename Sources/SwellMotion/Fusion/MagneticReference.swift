@@ -65,9 +65,11 @@ struct MagneticReference: Sendable {
   /// from the field the heading rests on to show that the latter was not the Earth's (smaller
   /// changes are a room's inhomogeneity: BROAD's reads 2-4 µT stronger where the motion is).
   @usableFromInline let falsificationFactor = 2.0
-  /// How long a field must have lasted at rest to be kept as the fallback, seconds: a magnet
-  /// moved near a still device changes the field in steps of a second or less.
-  @usableFromInline let fallbackMinimumAge = 3.0
+  /// How long a new field must last while the device is still before the heading follows it
+  /// (and how long the old one must have lasted to be kept as the fallback), seconds: a magnet
+  /// moved near a still device changes the field in steps of a second or less, and a device
+  /// picked up moves within a second or two of the field's change.
+  @usableFromInline let adoptionTime = 3.0
   /// Time of steady field while turning before a new field replaces the reference, seconds.
   @usableFromInline let newFieldTime = 20.0
   /// Rate above which the time of a new field counts, rad/s (20 °/s).
@@ -98,6 +100,8 @@ struct MagneticReference: Sendable {
   @usableFromInline var candidateTime = 0.0
   /// Time since the candidate began (its segment's length so far), seconds.
   @usableFromInline var candidateAge = 0.0
+  /// Whether the candidate appeared while the device was still and may become the basis.
+  @usableFromInline var candidatePending = false
   @usableFromInline var undisturbedTime = 0.0
   @usableFromInline var rejectionTime = 0.0
   /// Whether the heading currently follows the current segment (searching only).
@@ -108,6 +112,9 @@ struct MagneticReference: Sendable {
   @usableFromInline var fallbackSin = 0.0
   @usableFromInline var fallbackNorm = -1.0
   @usableFromInline var fallbackDip = 0.0
+  /// The fallback's heading updates and their time in its fast convergence.
+  @usableFromInline var fallbackUpdates = 0.0
+  @usableFromInline var fallbackTime = 0.0
   /// The field the heading rests on while searching: the mean of the fields it was corrected
   /// toward, weighted as the heading weighted them (norm µT, dip radians), and the time since
   /// that basis began, seconds.
@@ -233,56 +240,71 @@ struct MagneticReference: Sendable {
       candidateDip += kReference * (dipLp - candidateDip)
       if rate >= newFieldMinimumRate { candidateTime += duration }
       if candidateTime >= firstFieldTime {
-        accept(heading: heading, decision: &d)
+        accept(decision: &d)
         return d
       }
-    } else {
-      if atRest {
-        // The field changed while the device was still: a magnet moved, or the device was put
-        // down elsewhere. The new field is the more recent one; keep the old heading in
-        // reserve if its field lasted (a magnet moved in steps leaves short ones).
-        if basisIsCurrent && basisAge >= fallbackMinimumAge {
-          fallbackCos = heading.cos
-          fallbackSin = heading.sin
-          fallbackNorm = basisNorm
-          fallbackDip = basisDip
+      if candidatePending {
+        if !atRest {
+          candidatePending = false
+        } else if candidateAge >= adoptionTime {
+          adoptCandidate(heading: heading)
         }
-        basisIsCurrent = true
-        basisNorm = normLp
-        basisDip = dipLp
-        basisAge = 0
-        convergenceUpdates = 0
-        convergenceTime = 0
       }
+    } else {
+      // A field that appears while the device is still may be the Earth's, once it lasts.
       resetCandidate()
+      candidatePending = atRest
     }
     if basisIsCurrent && !atRest
       && !matches(norm: basisNorm, dip: basisDip, tolerance: falsificationFactor)
     {
-      // Far from the field the heading rests on, and the device is moving: that field depended
-      // on the place or the attitude (a magnet nearby or carried along), so it was not the
-      // Earth's alone. Return to the fallback and hold until a field is accepted.
-      if fallbackNorm >= 0 { d.restore = (fallbackCos, fallbackSin) }
+      // Far from the field the heading rests on, and the device is moving: either that field
+      // depended on the place or the attitude (a magnet nearby or carried along), or the field
+      // here is disturbed. Stop following and hold the heading (the gyroscope carries it);
+      // acceptance decides later which field was the Earth's.
       basisIsCurrent = false
     }
     d.gain = basisIsCurrent ? kHeading / reductionFactor : 0
     return d
   }
 
-  /// Accepts the candidate as the reference and decides which heading goes on from it.
-  private mutating func accept(heading: (cos: Double, sin: Double), decision d: inout Decision) {
-    let onBasis = basisIsCurrent && matches(norm: basisNorm, dip: basisDip, of: candidateNorm, candidateDip)
-    let onFallback =
-      !onBasis && fallbackNorm >= 0
-      && matches(norm: fallbackNorm, dip: fallbackDip, of: candidateNorm, candidateDip)
-    if onFallback && !basisIsCurrent {
-      // Already there.
-    } else if onFallback {
-      d.restore = (fallbackCos, fallbackSin)
-    } else if !onBasis {
-      // The heading rests on another field: start it over on the accepted one.
-      convergenceUpdates = 0
-      convergenceTime = 0
+  /// Makes the candidate, steady at rest for `adoptionTime`, the field the heading follows,
+  /// keeping the old heading as the fallback when its field lasted.
+  private mutating func adoptCandidate(heading: (cos: Double, sin: Double)) {
+    if basisAge >= adoptionTime {
+      fallbackUpdates = convergenceUpdates
+      fallbackTime = convergenceTime
+      fallbackCos = heading.cos
+      fallbackSin = heading.sin
+      fallbackNorm = basisNorm
+      fallbackDip = basisDip
+    }
+    basisIsCurrent = true
+    basisNorm = candidateNorm
+    basisDip = candidateDip
+    basisAge = candidateAge
+    candidatePending = false
+    convergenceUpdates = 0
+    convergenceTime = 0
+  }
+
+  /// Accepts the candidate as the reference and decides which heading goes on from it: the
+  /// current one if its field is the accepted one (seen a little elsewhere), else the
+  /// fallback's if that matches, else a fresh start on the accepted field.
+  private mutating func accept(decision d: inout Decision) {
+    let onBasis = matches(
+      norm: basisNorm, dip: basisDip, of: candidateNorm, candidateDip,
+      tolerance: falsificationFactor)
+    if !onBasis {
+      if fallbackNorm >= 0
+        && matches(
+          norm: fallbackNorm, dip: fallbackDip, of: candidateNorm, candidateDip, tolerance: 1)
+      {
+        restoreFallback(&d)
+      } else {
+        convergenceUpdates = 0
+        convergenceTime = 0
+      }
     }
     referenceNorm = candidateNorm
     referenceDip = candidateDip
@@ -295,9 +317,23 @@ struct MagneticReference: Sendable {
     d.gain = kHeading
   }
 
-  /// True when the field (norm µT, dip rad) matches the other within the thresholds.
-  private func matches(norm: Double, dip: Double, of otherNorm: Double, _ otherDip: Double) -> Bool {
-    abs(norm - otherNorm) < normThreshold * otherNorm && abs(dip - otherDip) < dipThreshold
+  /// Returns to the fallback's heading, its field and its convergence.
+  private mutating func restoreFallback(_ d: inout Decision) {
+    d.restore = (fallbackCos, fallbackSin)
+    basisNorm = fallbackNorm
+    basisDip = fallbackDip
+    fallbackNorm = -1
+    convergenceUpdates = fallbackUpdates
+    convergenceTime = fallbackTime
+  }
+
+  /// True when the field (norm µT, dip rad) matches the other within the thresholds times
+  /// `tolerance`.
+  private func matches(
+    norm: Double, dip: Double, of otherNorm: Double, _ otherDip: Double, tolerance: Double
+  ) -> Bool {
+    abs(norm - otherNorm) < tolerance * normThreshold * otherNorm
+      && abs(dip - otherDip) < tolerance * dipThreshold
   }
 
   private mutating func resetCandidate() {
