@@ -93,6 +93,10 @@ public struct AttitudeEstimator: Sendable {
     /// nothing measurable (see `docs/fusion.md`) and make fusion several times faster than
     /// correcting at every sample (0).
     public var correctionInterval: Double = 0.02
+    /// How often the slow filters run, seconds: the rest detector, the bias and scale Kalman
+    /// filter and the heading logic work on the means of the correction blocks over about this
+    /// duration (whole blocks, at least one). Their time constants are 0.5-30 s.
+    public var filterInterval: Double = 0.1
     /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
     /// `nil` when unknown (that frame is then unavailable; see ``AttitudeEstimator/supports(_:)``).
     public var declinationDegrees: Double?

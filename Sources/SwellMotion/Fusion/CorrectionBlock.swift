@@ -82,3 +82,48 @@ struct CorrectionBlock: Sendable {
     maxAccDeviation2 = max(maxAccDeviation2, accelerometer2)
   }
 }
+
+/// The sums of one filter period: the correction blocks since the last run of the slow filters
+/// (rest detector, bias and scale Kalman filter, heading), which work on their means.
+@usableFromInline
+struct FilterPeriod: Sendable {
+  /// Blocks in the period.
+  @usableFromInline var blocks = 0
+  /// Sum of the blocks' durations, seconds.
+  @usableFromInline var duration = 0.0
+  /// Sum of the raw gyroscope over the period's samples (rad/s, device frame) and their count.
+  @usableFromInline var gyroX = 0.0
+  @usableFromInline var gyroY = 0.0
+  @usableFromInline var gyroZ = 0.0
+  @usableFromInline var gyroCount = 0
+  /// Sum of the raw accelerometer over the period's samples (m/s², device frame), their count.
+  @usableFromInline var accX = 0.0
+  @usableFromInline var accY = 0.0
+  @usableFromInline var accZ = 0.0
+  @usableFromInline var accCount = 0
+  /// The largest squared deviation of a sample from the rest detector's means.
+  @usableFromInline var maxGyroDeviation2 = 0.0
+  @usableFromInline var maxAccDeviation2 = 0.0
+  /// Blocks with an inclination correction, and the sums of their correction components
+  /// (radians, E-frame x and y) and of rows 0 and 1 of R (device → E), of R·diag(ω) (rad/s)
+  /// and of the rate error R·b − R·diag(ω)·s (rad/s, first two components), per block.
+  @usableFromInline var inclinationBlocks = 0
+  @usableFromInline var correctionX = 0.0
+  @usableFromInline var correctionY = 0.0
+  @usableFromInline var r = InlineArray<6, Double>(repeating: 0)
+  @usableFromInline var rw = InlineArray<6, Double>(repeating: 0)
+  @usableFromInline var rateError0 = 0.0
+  @usableFromInline var rateError1 = 0.0
+  /// Sum of the magnetometer over the period's samples, rotated into I (µT), and their count.
+  @usableFromInline var magX = 0.0
+  @usableFromInline var magY = 0.0
+  @usableFromInline var magZ = 0.0
+  @usableFromInline var magCount = 0
+  /// Time integrals of the corrected rate in I (radians) and of its norm (radians).
+  @usableFromInline var turnX = 0.0
+  @usableFromInline var turnY = 0.0
+  @usableFromInline var turnZ = 0.0
+  @usableFromInline var turn = 0.0
+
+  @usableFromInline init() {}
+}

@@ -3,31 +3,24 @@ import SwellGeometry
 // MARK: Gyroscope bias and scale: rest detection and the Kalman filter, once per block
 
 extension FusionCore {
-  /// Updates the rest detector and the bias and scale Kalman filter with one block.
+  /// Updates the rest detector and the bias and scale Kalman filter with one filter period.
   ///
-  /// - Parameters:
-  ///   - duration: The block's duration, seconds (> 0).
-  ///   - cx: The block's inclination correction (with `cy`): the horizontal components of the
-  ///     normalised, filtered specific force in E before it was turned vertical.
-  ///   - middle: The gyroscope attitude in the middle of the block.
-  ///   - gx: The block's mean raw gyroscope, rad/s, device frame (with `gy`, `gz`).
-  ///   - ax: The block's mean raw accelerometer, m/s², device frame (with `ay`, `az`).
-  ///   - gyroDeviation2: The largest squared deviation of a gyroscope sample from the rest
-  ///     detector's mean, (rad/s)².
-  ///   - accDeviation2: The same for the accelerometer, (m/s²)².
+  /// - Parameter p: The period (duration > 0, at least one accelerometer sample).
   @usableFromInline
-  mutating func biasUpdate(
-    duration: Double, cx: Double, cy: Double, middle: Quaternion, gx: Double, gy: Double,
-    gz: Double, ax: Double, ay: Double, az: Double, gyroDeviation2: Double,
-    accDeviation2: Double
-  ) {
+  mutating func biasUpdate(_ p: FilterPeriod) {
+    let duration = p.duration
+    let ng = Double(max(p.gyroCount, 1))
+    let na = Double(max(p.accCount, 1))
     // Rest detection: every raw sample stays close to the low-pass means for a while.
     let (glx, gly, glz) = restGyroLowPass.step(
-      gx, gy, gz, dt: duration, timeConstant: restTau, restCoefficients)
+      p.gyroX / ng, p.gyroY / ng, p.gyroZ / ng, dt: duration, timeConstant: restTau,
+      restCoefficients)
     let (alx, aly, alz) = restAccLowPass.step(
-      ax, ay, az, dt: duration, timeConstant: restTau, restCoefficients)
-    let wasWarm = restGyroLowPass.warm
-    if gyroDeviation2 >= restGyro2 || accDeviation2 >= restAcc2 || !wasWarm {
+      p.accX / na, p.accY / na, p.accZ / na, dt: duration, timeConstant: restTau,
+      restCoefficients)
+    if p.maxGyroDeviation2 >= restGyro2 || p.maxAccDeviation2 >= restAcc2
+      || !restGyroLowPass.warm
+    {
       restTime = 0
       atRest = false
     } else {
@@ -36,26 +29,17 @@ extension FusionCore {
     }
     (restMeanGyroX, restMeanGyroY, restMeanGyroZ) = (glx, gly, glz)
     (restMeanAccX, restMeanAccY, restMeanAccZ) = (alx, aly, alz)
+    guard p.inclinationBlocks > 0 else { return }
 
-    // Rows 0 and 1 of R (device → E), of R·diag(ω), and their low-pass versions.
-    let q = inclinationQuaternion * middle
-    let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
-    let r01 = 2 * (q.x * q.y - q.w * q.z)
-    let r02 = 2 * (q.x * q.z + q.w * q.y)
-    let r10 = 2 * (q.x * q.y + q.w * q.z)
-    let r11 = 1 - 2 * (q.x * q.x + q.z * q.z)
-    let r12 = 2 * (q.y * q.z - q.w * q.x)
-    let ox = gx - bx
-    let oy = gy - by
-    let oz = gz - bz
-    let rb0 = r00 * bx + r01 * by + r02 * bz - (r00 * ox * sx + r01 * oy * sy + r02 * oz * sz)
-    let rb1 = r10 * bx + r11 * by + r12 * bz - (r10 * ox * sx + r11 * oy * sy + r12 * oz * sz)
+    // Low-pass filtered means of rows 0 and 1 of R, of R·diag(ω) and of the rate error.
+    let nb = 1 / Double(p.inclinationBlocks)
+    let c = biasCoefficients
     let (h00, h01, h02) = rRow0LowPass.step(
-      r00, r01, r02, dt: duration, timeConstant: accTau, accCoefficients)
+      p.r[0] * nb, p.r[1] * nb, p.r[2] * nb, dt: duration, timeConstant: accTau, c)
     let (h10, h11, h12) = rRow1LowPass.step(
-      r10, r11, r12, dt: duration, timeConstant: accTau, accCoefficients)
+      p.r[3] * nb, p.r[4] * nb, p.r[5] * nb, dt: duration, timeConstant: accTau, c)
     let (lb0, lb1, _) = rBiasLowPass.step(
-      rb0, rb1, 0, dt: duration, timeConstant: accTau, accCoefficients)
+      p.rateError0 * nb, p.rateError1 * nb, 0, dt: duration, timeConstant: accTau, c)
     var m00 = 0.0
     var m01 = 0.0
     var m02 = 0.0
@@ -64,9 +48,9 @@ extension FusionCore {
     var m12 = 0.0
     if estimateScale {
       (m00, m01, m02) = sRow0LowPass.step(
-        r00 * ox, r01 * oy, r02 * oz, dt: duration, timeConstant: accTau, accCoefficients)
+        p.rw[0] * nb, p.rw[1] * nb, p.rw[2] * nb, dt: duration, timeConstant: accTau, c)
       (m10, m11, m12) = sRow1LowPass.step(
-        r10 * ox, r11 * oy, r12 * oz, dt: duration, timeConstant: accTau, accCoefficients)
+        p.rw[3] * nb, p.rw[4] * nb, p.rw[5] * nb, dt: duration, timeConstant: accTau, c)
     }
 
     // Prediction: bias and scale may drift; variances grow up to their initial values.
@@ -80,7 +64,8 @@ extension FusionCore {
     } else if accLowPass.warm {
       // Measurement in motion: the inclination correction rate tells the horizontal part of
       // the rate error through the low-pass filtered rotation matrix:
-      // y = LP(R)·b − LP(R·diag(ω))·s, rows 0 and 1.
+      // y = LP(R)·b − LP(R·diag(ω))·s, rows 0 and 1. The correction rate is the period's
+      // total correction angle over its duration.
       let rate = 1 / duration
       var hm = InlineArray<12, Double>(repeating: 0)
       hm[0] = h00
@@ -95,7 +80,8 @@ extension FusionCore {
       hm[9] = -m10
       hm[10] = -m11
       hm[11] = -m12
-      motionMeasurement(hm: hm, y0: -cy * rate + lb0, y1: cx * rate + lb1)
+      motionMeasurement(
+        hm: hm, y0: -p.correctionY * rate + lb0, y1: p.correctionX * rate + lb1)
     }
     for i in 0..<3 { kx[i] = Self.clamp(kx[i], biasLimit) }
     if estimateScale {

@@ -4,45 +4,80 @@ import SwellGeometry
 // MARK: The correction step, once per block
 
 extension FusionCore {
-  /// Runs the correction filters on the block means and starts a new block.
+  /// Runs the block-rate corrections (lever arm, inclination) on the block means, adds the
+  /// block to the filter period, runs the slow filters when the period is complete, and starts
+  /// a new block.
   @usableFromInline
   mutating func correct() {
     let b = block
     let n = Double(max(b.count, 1))
     let duration = b.duration
     // The gyroscope attitude in the middle of the block (the mean of the two ends, normalised).
-    var s = b.startQuaternion
-    let e = gyroQuaternion
-    if s.w * e.w + s.x * e.x + s.y * e.y + s.z * e.z < 0 {
-      s = Quaternion(w: -s.w, x: -s.x, y: -s.y, z: -s.z)
-    }
-    let middle = Quaternion(w: s.w + e.w, x: s.x + e.x, y: s.y + e.y, z: s.z + e.z).normalized()
-    let gx = b.gyroX / n
-    let gy = b.gyroY / n
-    let gz = b.gyroZ / n
+    let middle = Self.midpoint(b.startQuaternion, gyroQuaternion)
     // The mean corrected rate, rad/s, device frame (bias and scale were constant in the block).
-    let wx = (gx - rateBiasX) * rateScaleX
-    let wy = (gy - rateBiasY) * rateScaleY
-    let wz = (gz - rateBiasZ) * rateScaleZ
+    let wx = (b.gyroX / n - rateBiasX) * rateScaleX
+    let wy = (b.gyroY / n - rateBiasY) * rateScaleY
+    let wz = (b.gyroZ / n - rateBiasZ) * rateScaleZ
 
+    period.blocks += 1
+    period.duration += duration
+    period.gyroX += b.gyroX
+    period.gyroY += b.gyroY
+    period.gyroZ += b.gyroZ
+    period.gyroCount += b.count
     if b.accelerometerCount > 0 {
       let na = Double(b.accelerometerCount)
       var aI = Vector3(b.accInertialX / na, b.accInertialY / na, b.accInertialZ / na)
       if leverEstimate && duration > 0 {
         aI = leverArmCorrected(aI, middle: middle, wx: wx, wy: wy, wz: wz, duration: duration)
       }
+      period.accX += b.accDeviceX
+      period.accY += b.accDeviceY
+      period.accZ += b.accDeviceZ
+      period.accCount += b.accelerometerCount
+      period.maxGyroDeviation2 = max(period.maxGyroDeviation2, b.maxGyroDeviation2)
+      period.maxAccDeviation2 = max(period.maxAccDeviation2, b.maxAccDeviation2)
       if let (cx, cy) = inclinationStep(aI, duration: duration), estimateBias, duration > 0 {
-        biasUpdate(
-          duration: duration, cx: cx, cy: cy, middle: middle, gx: gx, gy: gy, gz: gz,
-          ax: b.accDeviceX / na, ay: b.accDeviceY / na, az: b.accDeviceZ / na,
-          gyroDeviation2: b.maxGyroDeviation2, accDeviation2: b.maxAccDeviation2)
+        addBiasEvidence(cx: cx, cy: cy, middle: middle, block: b)
       }
     }
-    if useMagnetometer && b.magnetometerCount > 0 && hasInclination {
-      let nm = Double(b.magnetometerCount)
+    if useMagnetometer && b.magnetometerCount > 0 {
+      period.magX += b.magX
+      period.magY += b.magY
+      period.magZ += b.magZ
+      period.magCount += b.magnetometerCount
+      let wI = Self.rotate(middle, wx * duration, wy * duration, wz * duration)
+      period.turnX += wI.x
+      period.turnY += wI.y
+      period.turnZ += wI.z
+      period.turn += (wx * wx + wy * wy + wz * wz).squareRoot() * duration
+    }
+    block = CorrectionBlock(start: gyroQuaternion)
+    // The first heading comes with the first inclination, later ones per period.
+    if period.blocks >= periodLength || (!magInitialised && period.magCount > 0 && hasInclination)
+    {
+      filterUpdate()
+    } else {
+      updateNorthQuaternion()
+    }
+  }
+
+  /// Runs the slow filters on the period's means: rest detector, bias and scale Kalman filter,
+  /// heading. Starts a new period.
+  @usableFromInline
+  mutating func filterUpdate() {
+    let p = period
+    period = FilterPeriod()
+    if estimateBias && p.duration > 0 && p.accCount > 0 {
+      biasUpdate(p)
+    }
+    if useMagnetometer && p.magCount > 0 && hasInclination {
+      let nm = Double(p.magCount)
+      let d = p.duration > 0 ? 1 / p.duration : 0
       magnetometerStep(
-        Vector3(b.magX / nm, b.magY / nm, b.magZ / nm), middle: middle, wx: wx, wy: wy, wz: wz,
-        duration: duration)
+        Vector3(p.magX / nm, p.magY / nm, p.magZ / nm),
+        rateI: Vector3(p.turnX * d, p.turnY * d, p.turnZ * d), rate: p.turn * d,
+        duration: p.duration)
     }
     updateNorthQuaternion()
     rateBiasX = kx[0]
@@ -51,7 +86,41 @@ extension FusionCore {
     rateScaleX = 1 + kx[3]
     rateScaleY = 1 + kx[4]
     rateScaleZ = 1 + kx[5]
-    block = CorrectionBlock(start: gyroQuaternion)
+  }
+
+  /// Adds one block's inclination correction and the rotation it happened at to the period.
+  @usableFromInline
+  mutating func addBiasEvidence(cx: Double, cy: Double, middle: Quaternion, block b: CorrectionBlock) {
+    let n = Double(max(b.count, 1))
+    // Rows 0 and 1 of R (device → E) in the middle of the block.
+    let q = Self.multiply(inclinationQuaternion, middle)
+    let r00 = 1 - 2 * (q.y * q.y + q.z * q.z)
+    let r01 = 2 * (q.x * q.y - q.w * q.z)
+    let r02 = 2 * (q.x * q.z + q.w * q.y)
+    let r10 = 2 * (q.x * q.y + q.w * q.z)
+    let r11 = 1 - 2 * (q.x * q.x + q.z * q.z)
+    let r12 = 2 * (q.y * q.z - q.w * q.x)
+    // The block's mean raw rate without the bias, rad/s.
+    let ox = b.gyroX / n - bx
+    let oy = b.gyroY / n - by
+    let oz = b.gyroZ / n - bz
+    period.inclinationBlocks += 1
+    period.correctionX += cx
+    period.correctionY += cy
+    period.r[0] += r00
+    period.r[1] += r01
+    period.r[2] += r02
+    period.r[3] += r10
+    period.r[4] += r11
+    period.r[5] += r12
+    period.rw[0] += r00 * ox
+    period.rw[1] += r01 * oy
+    period.rw[2] += r02 * oz
+    period.rw[3] += r10 * ox
+    period.rw[4] += r11 * oy
+    period.rw[5] += r12 * oz
+    period.rateError0 += r00 * bx + r01 * by + r02 * bz - (r00 * ox * sx + r01 * oy * sy + r02 * oz * sz)
+    period.rateError1 += r10 * bx + r11 * by + r12 * bz - (r10 * ox * sx + r11 * oy * sy + r12 * oz * sz)
   }
 
   /// Low-pass filters the block's mean specific force in I and turns the inclination so that
@@ -61,7 +130,7 @@ extension FusionCore {
   mutating func inclinationStep(_ aI: Vector3, duration: Double) -> (Double, Double)? {
     let (lx, ly, lz) = accLowPass.step(
       aI.x, aI.y, aI.z, dt: duration, timeConstant: accTau, accCoefficients)
-    var aE = inclinationQuaternion.rotate(Vector3(lx, ly, lz))
+    var aE = Self.rotate(inclinationQuaternion, lx, ly, lz)
     let len = aE.length
     guard len > 0 && len.isFinite else { return nil }
     aE = aE / len
@@ -74,7 +143,7 @@ extension FusionCore {
     } else {
       corr = Quaternion(w: 0, x: 1, y: 0, z: 0)
     }
-    inclinationQuaternion = Self.renormalized(corr * inclinationQuaternion)
+    inclinationQuaternion = Self.renormalized(Self.multiply(corr, inclinationQuaternion))
     hasInclination = true
     return (aE.x, aE.y)
   }
@@ -140,8 +209,8 @@ extension FusionCore {
     let m21 = wy * wz + alx
     if hasInclination {
       // Residual of the specific force against gravity (device frame, middle of the block).
-      let gI = inclinationQuaternion.inverseRotate(Vector3(0, 0, standardGravity))
-      let r = middle.inverseRotate(aI - gI)
+      let gI = Self.rotate(inclinationQuaternion.conjugate, 0, 0, standardGravity)
+      let r = Self.rotate(middle.conjugate, aI.x - gI.x, aI.y - gI.y, aI.z - gI.z)
       let (ex, ey, ez) = (r.x, r.y, r.z)
       let k = kLever
       leverA[0] += k * (m00 * m00 + m10 * m10 + m20 * m20 - leverA[0])
@@ -171,6 +240,6 @@ extension FusionCore {
       m00 * leverX + m01 * leverY + m02 * leverZ,
       m10 * leverX + m11 * leverY + m12 * leverZ,
       m20 * leverX + m21 * leverY + m22 * leverZ)
-    return aI - middle.rotate(compensation)
+    return aI - Self.rotate(middle, compensation.x, compensation.y, compensation.z)
   }
 }

@@ -4,22 +4,22 @@ import SwellGeometry
 // MARK: Heading from the magnetometer, once per block
 
 extension FusionCore {
-  /// Takes one block's mean field and corrects the heading.
+  /// Takes one filter period's mean field and corrects the heading.
   ///
   /// - Parameters:
-  ///   - mI: The block's mean field in I, µT.
-  ///   - middle: The gyroscope attitude in the middle of the block.
-  ///   - wx: The block's mean corrected rate, rad/s, device frame (with `wy`, `wz`).
-  ///   - duration: The block's duration, seconds.
+  ///   - mI: The period's mean field in I, µT.
+  ///   - rateI: The period's mean corrected rate in I, rad/s.
+  ///   - rate: The period's mean rotation rate (norm), rad/s.
+  ///   - duration: The period's duration, seconds.
   @usableFromInline
   mutating func magnetometerStep(
-    _ mI: Vector3, middle: Quaternion, wx: Double, wy: Double, wz: Double, duration: Double
+    _ mI: Vector3, rateI wI: Vector3, rate: Double, duration: Double
   ) {
-    let mE = inclinationQuaternion.rotate(mI)
+    let mE = Self.rotate(inclinationQuaternion, mI.x, mI.y, mI.z)
     // The magnetometer lags: m(t) ≈ m_meas − δ·(ω × m_meas) for a field fixed in Earth, and
     // R(ω × m) = (Rω) × (Rm).
-    let wI = middle.rotate(Vector3(wx, wy, wz))
-    let vE = inclinationQuaternion.rotate(wI.cross(mI))
+    let c = wI.cross(mI)
+    let vE = Self.rotate(inclinationQuaternion, c.x, c.y, c.z)
     if magDelayEstimate && magInitialised && magReference.state != .disturbed && duration > 0 {
       // Regress the field's deviation from its recent mean on ω × m (both in E): the slope
       // is δ. Inhomogeneity and calibration errors do not correlate with the turn direction.
@@ -44,7 +44,7 @@ extension FusionCore {
     let d = magDelay
     headingUpdate(
       Vector3(mE.x - d * vE.x, mE.y - d * vE.y, mE.z - d * vE.z), duration: duration,
-      rate: (wx * wx + wy * wy + wz * wz).squareRoot())
+      rate: rate)
   }
 
   /// Corrects the heading toward the field `mE` (µT, E frame) as far as the magnetic reference

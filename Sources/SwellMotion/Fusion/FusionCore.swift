@@ -46,6 +46,9 @@ struct FusionCore: Sendable {
   @usableFromInline let maxGap: Double
   /// The target duration of a correction block, seconds.
   @usableFromInline let correctionInterval: Double
+  /// The target duration of a filter period (rest detector, bias and scale filter, heading),
+  /// seconds.
+  @usableFromInline let filterInterval: Double
   @usableFromInline let magDelayEstimate: Bool
   /// Largest magnetometer delay accepted, seconds.
   @usableFromInline let magDelayLimit = 0.05
@@ -71,7 +74,12 @@ struct FusionCore: Sendable {
   @usableFromInline var blockLength = 1
   /// The nominal duration of a correction block, seconds.
   @usableFromInline var blockDt = 0.0
+  /// Blocks per filter period.
+  @usableFromInline var periodLength = 1
+  /// The inclination low-pass, at the block rate.
   @usableFromInline var accCoefficients = LowPassCoefficients()
+  /// The same time constant at the period rate, for the bias filter's low-passes.
+  @usableFromInline var biasCoefficients = LowPassCoefficients()
   @usableFromInline var restCoefficients = LowPassCoefficients()
   @usableFromInline var kMag = 0.0
   @usableFromInline var kMagDelayRef = 0.0
@@ -99,6 +107,7 @@ struct FusionCore: Sendable {
 
   // MARK: The correction block being collected
   @usableFromInline var block = CorrectionBlock()
+  @usableFromInline var period = FilterPeriod()
   /// The rest detector's low-pass means of the raw gyroscope (rad/s) and accelerometer (m/s²)
   /// after the last block, device frame; each sample's deviation from them is checked.
   @usableFromInline var restMeanGyroX = 0.0
@@ -191,6 +200,7 @@ struct FusionCore: Sendable {
     restAcc2 = s.restAccelerometerThreshold * s.restAccelerometerThreshold
     maxGap = max(s.maximumGap, 0)
     correctionInterval = s.correctionInterval.isFinite ? max(s.correctionInterval, 0) : 0
+    filterInterval = s.filterInterval.isFinite ? max(s.filterInterval, 0) : 0
     magReference = MagneticReference(rejectsDisturbances: s.rejectsMagneticDisturbances)
     magDelayEstimate = s.estimatesMagnetometerDelay && useMagnetometer
     leverEstimate = s.estimatesLeverArm
@@ -217,9 +227,12 @@ struct FusionCore: Sendable {
   mutating func setCoefficients(dt: Double) {
     coefficientDt = dt
     blockLength = max(1, min(1000, Int((correctionInterval / dt).rounded())))
-    let t = dt * Double(blockLength)
-    blockDt = t
-    accCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: t)
+    blockDt = dt * Double(blockLength)
+    accCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: blockDt)
+    periodLength = max(1, Int((filterInterval / blockDt).rounded()))
+    // Everything below runs once per filter period.
+    let t = blockDt * Double(periodLength)
+    biasCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: t)
     restCoefficients = LowPassCoefficients(timeConstant: restTau, samplePeriod: t)
     kMag = magTau > 0 ? 1 - exp(-t / magTau) : 1
     magReference.setCoefficients(blockDuration: t, headingGain: kMag, headingTimeConstant: magTau)
@@ -236,12 +249,12 @@ struct FusionCore: Sendable {
 
   /// The 6D attitude, device → E (z up, arbitrary heading).
   @inlinable
-  var attitude6D: Quaternion { inclinationQuaternion * gyroQuaternion }
+  var attitude6D: Quaternion { Self.multiply(inclinationQuaternion, gyroQuaternion) }
 
   /// The 9D attitude, device → N (x magnetic north, z up); the 6D attitude before the first
   /// magnetometer sample.
   @inlinable
-  var attitude9D: Quaternion { northQuaternion * gyroQuaternion }
+  var attitude9D: Quaternion { Self.multiply(northQuaternion, gyroQuaternion) }
 
   /// Processes one sample. Returns false when the sample was ignored (non-finite timestamp or
   /// gyroscope, or a timestamp earlier than the previous one); the state is then unchanged.
@@ -279,7 +292,7 @@ struct FusionCore: Sendable {
     block.add(gx, gy, gz, dt: dt)
 
     if abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && (ax * ax + ay * ay + az * az) > 1e-6 {
-      let a = gyroQuaternion.rotate(Vector3(ax, ay, az))
+      let a = Self.rotate(gyroQuaternion, ax, ay, az)
       block.addAccelerometer(device: (ax, ay, az), inertial: a)
       let dgx = gx - restMeanGyroX
       let dgy = gy - restMeanGyroY
@@ -292,7 +305,7 @@ struct FusionCore: Sendable {
         accelerometer2: dax * dax + day * day + daz * daz)
     }
     if useMagnetometer && hasMag && abs(mx) < 1e5 && abs(my) < 1e5 && abs(mz) < 1e5 {
-      block.addMagnetometer(gyroQuaternion.rotate(Vector3(mx, my, mz)))
+      block.addMagnetometer(Self.rotate(gyroQuaternion, mx, my, mz))
     }
     // The first inclination comes from the first accelerometer sample, later ones per block.
     if block.count >= blockLength || (!hasInclination && block.accelerometerCount > 0) {
@@ -319,7 +332,7 @@ struct FusionCore: Sendable {
       k = sin(theta / 2) / theta
     }
     gyroQuaternion = Self.renormalized(
-      gyroQuaternion * Quaternion(w: c, x: rx * k, y: ry * k, z: rz * k))
+      Self.multiply(gyroQuaternion, Quaternion(w: c, x: rx * k, y: ry * k, z: rz * k)))
   }
 }
 
@@ -347,6 +360,44 @@ extension FusionCore {
     if angle > Double.pi { return angle - 2 * Double.pi }
     if angle < -Double.pi { return angle + 2 * Double.pi }
     return angle
+  }
+
+  /// `a ⊗ b` (Hamilton product), written out so that it is inlined into the per-sample path.
+  @usableFromInline @inline(__always)
+  static func multiply(_ a: Quaternion, _ b: Quaternion) -> Quaternion {
+    Quaternion(
+      w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+      x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+      y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+      z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
+  }
+
+  /// The vector (x, y, z) rotated by the unit quaternion `q`: v + 2w(u × v) + 2u × (u × v)
+  /// with u the vector part, written out so that it is inlined into the per-sample path.
+  @usableFromInline @inline(__always)
+  static func rotate(_ q: Quaternion, _ x: Double, _ y: Double, _ z: Double) -> Vector3 {
+    let tx = 2 * (q.y * z - q.z * y)
+    let ty = 2 * (q.z * x - q.x * z)
+    let tz = 2 * (q.x * y - q.y * x)
+    return Vector3(
+      x + q.w * tx + q.y * tz - q.z * ty,
+      y + q.w * ty + q.z * tx - q.x * tz,
+      z + q.w * tz + q.x * ty - q.y * tx)
+  }
+
+  /// The unit quaternion half-way between two unit quaternions (their normalised mean, taken
+  /// on the same hemisphere).
+  @usableFromInline
+  static func midpoint(_ a: Quaternion, _ b: Quaternion) -> Quaternion {
+    let sign = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z < 0 ? -1.0 : 1.0
+    let w = a.w * sign + b.w
+    let x = a.x * sign + b.x
+    let y = a.y * sign + b.y
+    let z = a.z * sign + b.z
+    let n2 = w * w + x * x + y * y + z * z
+    guard n2 > 0 else { return b }
+    let k = 1 / n2.squareRoot()
+    return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
   }
 
   /// `q` scaled by the first-order correction (3 − |q|²) / 2 that brings an almost-unit

@@ -188,6 +188,8 @@ struct EvaluateCommand: ToolCommand {
       case "estimatesLeverArm": s.estimatesLeverArm = v != 0
       case "leverArmTimeConstant": s.leverArmTimeConstant = v
       case "leverArmMinimumRate": s.leverArmMinimumRate = v
+      case "correctionInterval": s.correctionInterval = v
+      case "filterInterval": s.filterInterval = v
       case "rejectsMagneticDisturbances": s.rejectsMagneticDisturbances = v != 0
       default: throw UsageError("--set: unknown setting \(parts[0])")
       }
