@@ -54,8 +54,7 @@ extension FusionCore {
     }
     block = CorrectionBlock(start: gyroQuaternion)
     // The first heading comes with the first inclination, later ones per period.
-    if period.blocks >= periodLength || (!magInitialised && period.magCount > 0 && hasInclination)
-    {
+    if period.blocks >= periodLength || (!magInitialised && period.magCount > 0 && hasInclination) {
       filterUpdate()
     } else {
       updateNorthQuaternion()
@@ -90,7 +89,9 @@ extension FusionCore {
 
   /// Adds one block's inclination correction and the rotation it happened at to the period.
   @usableFromInline
-  mutating func addBiasEvidence(cx: Double, cy: Double, middle: Quaternion, block b: CorrectionBlock) {
+  mutating func addBiasEvidence(
+    cx: Double, cy: Double, middle: Quaternion, block b: CorrectionBlock
+  ) {
     let n = Double(max(b.count, 1))
     // Rows 0 and 1 of R (device → E) in the middle of the block.
     let q = Self.multiply(inclinationQuaternion, middle)
@@ -119,8 +120,10 @@ extension FusionCore {
     period.rw[3] += r10 * ox
     period.rw[4] += r11 * oy
     period.rw[5] += r12 * oz
-    period.rateError0 += r00 * bx + r01 * by + r02 * bz - (r00 * ox * sx + r01 * oy * sy + r02 * oz * sz)
-    period.rateError1 += r10 * bx + r11 * by + r12 * bz - (r10 * ox * sx + r11 * oy * sy + r12 * oz * sz)
+    period.rateError0 +=
+      r00 * bx + r01 * by + r02 * bz - (r00 * ox * sx + r01 * oy * sy + r02 * oz * sz)
+    period.rateError1 +=
+      r10 * bx + r11 * by + r12 * bz - (r10 * ox * sx + r11 * oy * sy + r12 * oz * sz)
   }
 
   /// Low-pass filters the block's mean specific force in I and turns the inclination so that
@@ -173,8 +176,11 @@ extension FusionCore {
   /// - Parameters:
   ///   - aI: The block's mean specific force in I, m/s².
   ///   - middle: The gyroscope attitude in the middle of the block.
-  ///   - wx: The block's mean corrected rate, rad/s, device frame (with `wy`, `wz`).
+  ///   - wx: The block's mean corrected rate about device x, rad/s.
+  ///   - wy: The same about device y, rad/s.
+  ///   - wz: The same about device z, rad/s.
   ///   - duration: The block's duration, seconds.
+  /// - Returns: The compensated mean specific force in I, m/s².
   @usableFromInline
   mutating func leverArmCorrected(
     _ aI: Vector3, middle: Quaternion, wx: Double, wy: Double, wz: Double, duration: Double

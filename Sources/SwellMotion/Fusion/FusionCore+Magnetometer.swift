@@ -13,12 +13,12 @@ extension FusionCore {
   ///   - duration: The period's duration, seconds.
   @usableFromInline
   mutating func magnetometerStep(
-    _ mI: Vector3, rateI wI: Vector3, rate: Double, duration: Double
+    _ mI: Vector3, rateI: Vector3, rate: Double, duration: Double
   ) {
     let mE = Self.rotate(inclinationQuaternion, mI.x, mI.y, mI.z)
     // The magnetometer lags: m(t) ≈ m_meas − δ·(ω × m_meas) for a field fixed in Earth, and
     // R(ω × m) = (Rω) × (Rm).
-    let c = wI.cross(mI)
+    let c = rateI.cross(mI)
     let vE = Self.rotate(inclinationQuaternion, c.x, c.y, c.z)
     if magDelayEstimate && magInitialised && magReference.state != .disturbed && duration > 0 {
       // Regress the field's deviation from its recent mean on ω × m (both in E): the slope

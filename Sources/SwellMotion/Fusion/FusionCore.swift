@@ -235,7 +235,7 @@ struct FusionCore: Sendable {
     biasCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: t)
     restCoefficients = LowPassCoefficients(timeConstant: restTau, samplePeriod: t)
     kMag = magTau > 0 ? 1 - exp(-t / magTau) : 1
-    magReference.setCoefficients(blockDuration: t, headingGain: kMag, headingTimeConstant: magTau)
+    magReference.setCoefficients(period: t, headingGain: kMag, headingTimeConstant: magTau)
     kMagDelayRef = 1 - exp(-t / magDelayRefTau)
     kMagDelaySum = 1 - exp(-t / magDelaySumTau)
     kLever = 1 - exp(-t / leverTau)
@@ -325,7 +325,9 @@ struct FusionCore: Sendable {
       // cos(θ/2) and sin(θ/2)/θ as series in θ²: below θ = 0.25 rad (6 rad/s at 25 Hz) the
       // first omitted terms are under 3·10⁻¹⁶.
       c = 1 + theta2 * (-1 / 8 + theta2 * (1 / 384 + theta2 * (-1 / 46080 + theta2 / 10_321_920)))
-      k = 0.5 + theta2 * (-1 / 48 + theta2 * (1 / 3840 + theta2 * (-1 / 645_120 + theta2 / 185_794_560)))
+      k =
+        0.5 + theta2
+        * (-1 / 48 + theta2 * (1 / 3840 + theta2 * (-1 / 645_120 + theta2 / 185_794_560)))
     } else {
       let theta = theta2.squareRoot()
       c = cos(theta / 2)

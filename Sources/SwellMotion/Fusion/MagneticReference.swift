@@ -1,6 +1,6 @@
 import Foundation
 
-/// The magnetometer's trust model: decides, once per correction block, how strongly the field
+/// The magnetometer's trust model: decides, once per filter period, how strongly the field
 /// measured in the Earth frame may correct the heading.
 ///
 /// A field is **accepted** as the reference only once its norm and dip angle have stayed steady
@@ -124,8 +124,6 @@ struct MagneticReference: Sendable {
   /// Heading updates and their time since the (re)start of the fast convergence.
   @usableFromInline var convergenceUpdates = 0.0
   @usableFromInline var convergenceTime = 0.0
-  @usableFromInline var debugTime = 0.0
-  @usableFromInline let debugEnabled = getenv("SWELL_FUSION_DEBUG") != nil
 
   @usableFromInline
   init(rejectsDisturbances: Bool) {
@@ -135,16 +133,17 @@ struct MagneticReference: Sendable {
   /// True once a field has been accepted as the reference.
   @usableFromInline var hasReference: Bool { state != .searching }
 
-  /// Sets the per-block gains.
+  /// Sets the gains per update (one update per filter period).
   ///
   /// - Parameters:
-  ///   - blockDuration: The nominal duration of a correction block, seconds.
-  ///   - headingGain: The heading correction gain per block at full trust.
+  ///   - period: The nominal duration of a filter period, seconds.
+  ///   - headingGain: The heading correction gain per period at full trust.
   ///   - headingTimeConstant: Its time constant, seconds (the length of the fast start).
   @usableFromInline
   mutating func setCoefficients(
-    blockDuration t: Double, headingGain: Double, headingTimeConstant: Double
+    period: Double, headingGain: Double, headingTimeConstant: Double
   ) {
+    let t = period
     kCurrent = 1 - exp(-t / currentTau)
     kReference = 1 - exp(-t / referenceTau)
     kHeading = headingGain
@@ -188,13 +187,6 @@ struct MagneticReference: Sendable {
     norm: Double, dip: Double, duration: Double, rate: Double, atRest: Bool,
     heading: (cos: Double, sin: Double)
   ) -> Decision {
-    debugTime += duration
-    let before = (state, basisIsCurrent)
-    defer {
-      if debugEnabled && (before.0 != state || before.1 != basisIsCurrent || convergenceUpdates == 1) {
-        print("DBG t=\(String(format: "%.2f", debugTime)) \(before) -> \(state) basis=\(basisIsCurrent) norm=\(String(format: "%.1f", normLp)) dip=\(String(format: "%.1f", dipLp*57.3)) cand=\(String(format: "%.1f", candidateNorm)) rest=\(atRest) rate=\(String(format: "%.2f", rate)) fb=\(fallbackNorm)")
-      }
-    }
     normLp += kCurrent * (norm - normLp)
     dipLp += kCurrent * (dip - dipLp)
     var d = Decision()
