@@ -221,14 +221,16 @@ struct FusionCore: Sendable {
     kp[35] = scaleP0
   }
 
-  /// Recomputes the coefficients for a new nominal sampling period `dt` (seconds): the block
-  /// length and every gain and filter of the correction step, which runs once per block.
+  /// Recomputes the coefficients for a new nominal sampling period `dt` (seconds): the block and
+  /// period lengths, the gains and filters of the block step (inclination, lever arm) and those
+  /// of the period step (rest detector, bias and scale filter, heading).
   @usableFromInline
   mutating func setCoefficients(dt: Double) {
     coefficientDt = dt
     blockLength = max(1, min(1000, Int((correctionInterval / dt).rounded())))
     blockDt = dt * Double(blockLength)
     accCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: blockDt)
+    kLever = 1 - exp(-blockDt / leverTau)
     periodLength = max(1, Int((filterInterval / blockDt).rounded()))
     // Everything below runs once per filter period.
     let t = blockDt * Double(periodLength)
@@ -238,7 +240,6 @@ struct FusionCore: Sendable {
     magReference.setCoefficients(period: t, headingGain: kMag, headingTimeConstant: magTau)
     kMagDelayRef = 1 - exp(-t / magDelayRefTau)
     kMagDelaySum = 1 - exp(-t / magDelaySumTau)
-    kLever = 1 - exp(-t / leverTau)
     biasV = biasDriftVariancePerSecond * t
     scaleV = scaleDriftVariancePerSecond * t
     // Measurement variances such that continuous updates keep the posterior variance at σ²
