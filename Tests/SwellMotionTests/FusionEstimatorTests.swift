@@ -243,7 +243,9 @@ struct FusionEstimatorTests {
     #expect(abs(dm.heading - 300) < 0.01, "heading \(dm.heading)")
     // True north is 10° west of magnetic north: the compass heading grows by 10°.
     #expect(abs(dt.heading - 310) < 0.01, "true heading \(dt.heading)")
-    #expect(dm.magneticField.accuracy == .high)
+    // A still device has not shown that its field is the Earth's: medium, no reference yet.
+    #expect(dm.magneticField.accuracy == .medium)
+    #expect(!est.hasMagneticReference && est.magneticReference == nil)
     let arbitrary = est.update(
       IMUSample(
         timestamp: 20.01, gyroscope: .zero,

@@ -84,4 +84,28 @@ struct FusionRobustnessTests {
       #expect(e == .zero)
     }
   }
+
+  @Test("the start-up disturbance adds the magnet in full, then fading, then not at all")
+  func startDisturbance() throws {
+    let trial = try BroadTrial(contentsOf: Self.fixture)
+    let field = Vector3(20, -20, 15)
+    let d = trial.withStartDisturbance(field: field, duration: 3, fade: 1)
+    let t0 = trial.timestamps[0]
+    for i in 0..<trial.count {
+      let t = trial.timestamps[i] - t0
+      let expected = t < 2 ? 1 : (t < 3 ? (3 - t) : 0)
+      for k in 0..<3 {
+        let added = d.magnetometer[3 * i + k] - trial.magnetometer[3 * i + k]
+        let want = expected * [field.x, field.y, field.z][k]
+        #expect(abs(added - want) < 1e-9, "t = \(t): added \(added), expected \(want)")
+      }
+    }
+    #expect(d.gyroscope == trial.gyroscope && d.accelerometer == trial.accelerometer)
+    #expect(d.truth == trial.truth && d.movement == trial.movement)
+    // The defaults: 25 s (longer than this excerpt), the field, no fade.
+    let all = trial.withStartDisturbance()
+    let last = 3 * (trial.count - 1)
+    #expect(abs(all.magnetometer[0] - trial.magnetometer[0] - 20) < 1e-9)
+    #expect(abs(all.magnetometer[last + 2] - trial.magnetometer[last + 2] - 15) < 1e-9)
+  }
 }

@@ -87,4 +87,33 @@ struct EvaluateCommandTests {
     let (s2, json, _) = try runSwell(["evaluate", "--broad", dir.path, "--json"])
     #expect(s2 == 0 && json.contains("\"mean\": {\"9d\": {\"total\": "))
   }
+
+  @Test("--disturb-start, --disturb-fade and --trials change the inputs and say so")
+  func broadDeveloperOptions() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swell-broad-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for name in ["24_disturbed_tapping_A.csv", "26_copy_of_24.csv"] {
+      try FileManager.default.copyItem(at: fixture, to: dir.appendingPathComponent(name))
+    }
+    var (status, out, err) = try runSwell(["evaluate", "--broad", dir.path, "--trials", "24"])
+    #expect(status == 0, "\(err)")
+    #expect(out.contains("24_disturbed_tapping_A") && !out.contains("26_copy_of_24"))
+    #expect(out.contains("mean of 1 trials"))
+    (status, out, err) = try runSwell(["evaluate", "--broad", dir.path, "--disturb-start"])
+    #expect(status == 0, "\(err)")
+    #expect(out.contains("magnet (20, -20, 15) uT for the first 25 s") && out.contains("mean of 2"))
+    (status, out, err) = try runSwell([
+      "evaluate", "--broad", dir.path, "--disturb-fade", "10", "--rate", "100",
+    ])
+    #expect(status == 0, "\(err)")
+    #expect(out.contains("fading over 10.00 s") && out.contains("at 100.00 Hz"))
+    (status, _, err) = try runSwell(["evaluate", "--broad", dir.path, "--disturb-fade", "30"])
+    #expect(status == 2 && err.contains("--disturb-fade"), "\(err)")
+    (status, _, err) = try runSwell(["evaluate", "--broad", dir.path, "--trials", "99"])
+    #expect(status == 2 && err.contains("matches no trial"), "\(err)")
+    (status, _, err) = try runSwell(["evaluate", "--broad", dir.path, "--disturb-start", "--json"])
+    #expect(status == 2, "\(err)")
+  }
 }

@@ -86,6 +86,17 @@ public struct AttitudeEstimator: Sendable {
     public var leverArmMinimumRate: Double = 1
     /// Longest time step integrated, seconds; longer gaps hold the attitude.
     public var maximumGap: Double = 0.5
+    /// How often the correction filters run, seconds: the gyroscope is integrated at every
+    /// sample, while the inclination and heading corrections, the rest detector, the bias and
+    /// scale filter and the lever arm work on the means of blocks of about this duration
+    /// (whole samples, at least one). Their time constants are seconds, so 20 ms blocks lose
+    /// nothing measurable (see `docs/fusion.md`) and make fusion several times faster than
+    /// correcting at every sample (0).
+    public var correctionInterval: Double = 0.02
+    /// How often the slow filters run, seconds: the rest detector, the bias and scale Kalman
+    /// filter and the heading logic work on the means of the correction blocks over about this
+    /// duration (whole blocks, at least one). Their time constants are 0.5-30 s.
+    public var filterInterval: Double = 0.1
     /// Magnetic declination, degrees east of true north, for ``AttitudeReferenceFrame/xTrueNorthZVertical``;
     /// `nil` when unknown (that frame is then unavailable; see ``AttitudeEstimator/supports(_:)``).
     public var declinationDegrees: Double?
@@ -135,7 +146,7 @@ public struct AttitudeEstimator: Sendable {
   /// The attitude estimate device → magnetic NWU (x magnetic north, y west, z up); equal to
   /// ``quaternion`` in 6D mode or before the first magnetometer sample.
   public var northQuaternion: Quaternion {
-    mode == .nineD && core.magInitialised ? core.attitude9D : core.attitude6D
+    mode == .nineD ? core.attitude9D : core.attitude6D
   }
 
   /// The estimated gyroscope bias, rad/s, device frame.
@@ -164,14 +175,22 @@ public struct AttitudeEstimator: Sendable {
   /// True while the rest detector finds the device still.
   public var isAtRest: Bool { core.atRest }
 
-  /// True while the magnetic field disagrees with the reference field (9D), so that heading
-  /// corrections are paused.
-  public var isMagneticallyDisturbed: Bool { core.magDisturbed }
+  /// True while the magnetic field disagrees with the accepted reference field (9D), so that
+  /// heading corrections are paused. False before a field is accepted (see
+  /// ``hasMagneticReference``).
+  public var isMagneticallyDisturbed: Bool { core.magReference.state == .disturbed }
 
-  /// The reference field's norm (µT) and dip angle (radians, positive downward is negative z),
-  /// or `nil` before the first magnetometer sample.
+  /// True once a magnetic field has been accepted as the reference (9D): its norm and dip angle
+  /// stayed steady while the device turned through about 115°. Until then the heading follows
+  /// the current field at reduced gain and nothing is rejected, so a magnet beside the device
+  /// at start-up cannot poison the reference.
+  public var hasMagneticReference: Bool { core.magReference.hasReference }
+
+  /// The accepted reference field's norm (µT) and dip angle (radians, positive when the field
+  /// points up, so negative in the northern hemisphere), or `nil` before a field is accepted.
   public var magneticReference: (norm: Double, dipRadians: Double)? {
-    core.magInitialised ? (core.magRefNorm, core.magRefDip) : nil
+    let r = core.magReference
+    return r.hasReference ? (r.referenceNorm, r.referenceDip) : nil
   }
 
   /// Whether this estimator can produce attitudes in a reference frame: the magnetic frames need
@@ -272,7 +291,7 @@ public struct AttitudeEstimator: Sendable {
         ax: accelerometer[j], ay: accelerometer[j + 1], az: accelerometer[j + 2],
         mx: magnetometer?[j] ?? .nan, my: magnetometer?[j + 1] ?? .nan,
         mz: magnetometer?[j + 2] ?? .nan, hasMag: hasMag)
-      let q = nine && core.magInitialised ? core.attitude9D : core.attitude6D
+      let q = nine ? core.attitude9D : core.attitude6D
       output[4 * i] = q.w
       output[4 * i + 1] = q.x
       output[4 * i + 2] = q.y
@@ -317,8 +336,13 @@ public struct AttitudeEstimator: Sendable {
     let rate = core.correctedRate(lastGyroscope)
     var field = CalibratedMagneticField(field: .zero, accuracy: .uncalibrated)
     if mode == .nineD, core.magInitialised, let m = lastMagnetometer {
+      let r = core.magReference
       let accuracy: MagneticFieldCalibrationAccuracy =
-        core.magDisturbed ? .low : (core.magUndisturbedTime >= 5 ? .high : .medium)
+        switch r.state {
+        case .disturbed: .low
+        case .searching: .medium
+        case .undisturbed: r.undisturbedTime >= 5 ? .high : .medium
+        }
       field = CalibratedMagneticField(field: m, accuracy: accuracy)
     }
     return DeviceMotion(

@@ -19,6 +19,10 @@ public enum SensorLoggerPlatform: String, Sendable, Hashable {
 /// seconds. Timestamps become `(time − t₀)·10⁻⁹` s with t₀ chosen so that they equal
 /// `seconds_elapsed` at the gyroscope's first row.
 ///
+/// Older exports (metadata schema `version` 2 and earlier) have no `seconds_elapsed` column:
+/// their files are `time,x,y,z` (any order), and timestamps are `(time − t₀)·10⁻⁹` s with t₀
+/// the gyroscope's first `time`, so the first gyroscope row is at 0 s.
+///
 /// Sensors used (first found wins):
 /// - rotation rate: `Gyroscope.csv`, else `GyroscopeUncalibrated.csv` (rad/s);
 /// - specific force: `TotalAcceleration.csv` (Android, with gravity, m/s², used as is); else
@@ -34,7 +38,10 @@ public enum SensorLoggerPlatform: String, Sendable, Hashable {
 ///
 /// The platform comes from `metadata.csv`'s `platform` column when present (and a
 /// `standardisation` column, when present and true, marks iOS files as already converted);
-/// otherwise it is inferred: g units mean iOS, `TotalAcceleration.csv` means Android.
+/// otherwise it is inferred: g units mean iOS, `TotalAcceleration.csv` means Android. Older
+/// exports predate the standardisation option, so their iOS files always have CoreMotion's
+/// signs. `Accelerometer.csv` and `Gravity.csv` are m/s² in every version; should `Gravity.csv`
+/// read about 1 in magnitude (g), both are scaled by 9.80665.
 /// Sensors are merged onto the gyroscope's timestamps by linear interpolation.
 public enum SensorLoggerImporter {
   private static let gyroscopeFiles = ["Gyroscope.csv", "GyroscopeUncalibrated.csv"]
@@ -48,7 +55,12 @@ public enum SensorLoggerImporter {
   /// - Parameter fields: The header's field names.
   /// - Returns: Whether it looks like one file of a Sensor Logger export.
   public static func matches(header fields: [String]) -> Bool {
-    fields.contains("seconds_elapsed") && (fields.contains("time") || fields.contains("x"))
+    if fields.contains("seconds_elapsed") {
+      return fields.contains("time") || fields.contains("x")
+    }
+    // Older exports: nanosecond times and the three axes only.
+    return fields.contains("time") && fields.contains("x") && fields.contains("y")
+      && fields.contains("z")
   }
 
   static func recognises(_ files: RecordingFiles) -> Bool {
@@ -65,6 +77,8 @@ public enum SensorLoggerImporter {
   private struct Metadata {
     var platform: SensorLoggerPlatform = .unknown
     var standardised = false
+    /// The export's schema version (`version` column), when given.
+    var version: Int?
   }
 
   private static func metadata(_ files: RecordingFiles) throws(RecordingError) -> Metadata {
@@ -88,14 +102,20 @@ public enum SensorLoggerImporter {
         }
       }
       if n.contains("standardi") { m.standardised = ["true", "1", "yes", "on"].contains(v) }
+      if n == "version" { m.version = Int(v) ?? Double(v).map { Int($0) } }
     }
     return m
   }
 
-  /// Reads one sensor file: nanosecond times (when present), elapsed seconds and x, y, z.
+  /// One sensor file's columns: nanosecond times and elapsed seconds (at least one of the two),
+  /// and the x, y, z values.
+  private typealias SensorFile = (nanos: [Int64]?, elapsed: [Double]?, values: [Vector3])
+
+  /// Reads one sensor file: nanosecond times (when present), elapsed seconds (when present)
+  /// and x, y, z.
   private static func readFile(
     _ files: RecordingFiles, _ entry: RecordingFiles.Entry
-  ) throws(RecordingError) -> (nanos: [Int64]?, elapsed: [Double], values: [Vector3]) {
+  ) throws(RecordingError) -> SensorFile {
     var scanner = CSVScanner(bytes: try files.data(entry), fileName: entry.path)
     guard let header = scanner.nextRecord() else {
       throw scanner.error(nil, nil, "empty file")
@@ -115,12 +135,14 @@ public enum SensorLoggerImporter {
     let ix = try column("x")
     let iy = try column("y")
     let iz = try column("z")
-    let iElapsed = try column("seconds_elapsed")
     let iTime = names.firstIndex(of: "time")
+    // Older exports have nanosecond times only; newer ones also elapsed seconds.
+    let iElapsed =
+      iTime == nil ? try column("seconds_elapsed") : names.firstIndex(of: "seconds_elapsed")
     var nanos: [Int64]? = iTime == nil ? nil : []
-    var elapsed: [Double] = []
+    var elapsed: [Double]? = iElapsed == nil ? nil : []
     var values: [Vector3] = []
-    let needed = max(ix, iy, iz, iElapsed, iTime ?? 0) + 1
+    let needed = max(ix, iy, iz, iElapsed ?? 0, iTime ?? 0) + 1
     while let line = scanner.nextRecord() {
       scanner.split(line, into: &fields)
       guard fields.count >= needed else {
@@ -138,6 +160,7 @@ public enum SensorLoggerImporter {
       for (k, (i, n)) in [(iElapsed, "seconds_elapsed"), (ix, "x"), (iy, "y"), (iz, "z")]
         .enumerated()
       {
+        guard let i else { continue }
         guard let x = scanner.double(fields[i]), x.isFinite else {
           let t = scanner.text(fields[i])
           throw scanner.error(
@@ -145,7 +168,7 @@ public enum SensorLoggerImporter {
         }
         v[k] = x
       }
-      elapsed.append(v[0])
+      elapsed?.append(v[0])
       values.append(Vector3(v[1], v[2], v[3]))
     }
     guard !values.isEmpty else { throw scanner.error(nil, nil, "no samples") }
@@ -163,29 +186,33 @@ public enum SensorLoggerImporter {
     }
     let meta = try metadata(files)
     let gyro = try readFile(files, gyroEntry)
-    // Time origin: t = (time − reference)·1e-9 equals seconds_elapsed at the first gyro row.
+    // Time origin: t = (time − reference)·1e-9 equals seconds_elapsed at the first gyro row
+    // (0 at the first gyro row in older exports, which have no seconds_elapsed).
     let reference: Int64? = gyro.nanos.flatMap { n in
-      n.first.map { $0 - Int64((gyro.elapsed[0] * 1e9).rounded()) }
+      n.first.map { $0 - Int64(((gyro.elapsed?[0] ?? 0) * 1e9).rounded()) }
     }
     func series(
-      _ raw: (nanos: [Int64]?, elapsed: [Double], values: [Vector3]), _ source: String,
-      scale: Double = 1
-    ) -> SensorSeries {
+      _ raw: SensorFile, _ source: String, scale: Double = 1
+    ) throws(RecordingError) -> SensorSeries {
       var s = SensorSeries(source: source)
       if let reference, let nanos = raw.nanos {
         s.times = nanos.map { Double($0 &- reference) * 1e-9 }
+      } else if let elapsed = raw.elapsed {
+        s.times = elapsed
       } else {
-        s.times = raw.elapsed
+        throw RecordingError(
+          file: name,
+          message: "\(source) has nanosecond times but \(gyroEntry.name) has none to align them")
       }
       s.values = scale == 1 ? raw.values : raw.values.map { $0 * scale }
       s.sortAndDeduplicate()
       return s
     }
-    let gyroscope = series(gyro, gyroEntry.name)
+    let gyroscope = try series(gyro, gyroEntry.name)
     var platform = meta.platform
     let accelerometer: SensorSeries
     if let e = files.entry(named: "TotalAcceleration.csv") {
-      accelerometer = series(try readFile(files, e), e.name)
+      accelerometer = try series(try readFile(files, e), e.name)
       if platform == .unknown { platform = .android }
     } else if let e = files.entry(named: "AccelerometerUncalibrated.csv") {
       let raw = try readFile(files, e)
@@ -193,10 +220,10 @@ public enum SensorLoggerImporter {
       let median = magnitudes[magnitudes.count / 2]
       if median < 4 {
         // g with CoreMotion's sign: specific force = −a·g₀.
-        accelerometer = series(raw, e.name, scale: -standardGravity)
+        accelerometer = try series(raw, e.name, scale: -standardGravity)
         if platform == .unknown { platform = .iOS }
       } else {
-        accelerometer = series(raw, e.name)
+        accelerometer = try series(raw, e.name)
       }
     } else if let e = files.entry(named: "Accelerometer.csv") {
       guard let g = files.entry(named: "Gravity.csv") else {
@@ -204,9 +231,16 @@ public enum SensorLoggerImporter {
           "gravity: Accelerometer.csv is acceleration without gravity, so Gravity.csv, "
             + "TotalAcceleration.csv or AccelerometerUncalibrated.csv is needed")
       }
-      let user = series(try readFile(files, e), e.name)
-      let gravity = series(try readFile(files, g), g.name)
-      let iOSSigns = (platform == .iOS && !meta.standardised) || platform == .unknown
+      let gravityFile = try readFile(files, g)
+      // m/s² in every documented version; a gravity of about 1 in magnitude means g.
+      let magnitudes = gravityFile.values.map(\.length).sorted()
+      let unit = magnitudes[magnitudes.count / 2] < 4 ? standardGravity : 1
+      let user = try series(try readFile(files, e), e.name, scale: unit)
+      let gravity = try series(gravityFile, g.name, scale: unit)
+      // iOS files have CoreMotion's signs unless standardised (an option that older schema
+      // versions did not have).
+      let standardised = meta.standardised && (meta.version ?? 3) > 2
+      let iOSSigns = (platform == .iOS && !standardised) || platform == .unknown
       if platform == .unknown { platform = .iOS }
       var total = SensorSeries(source: "\(e.name)+\(g.name)")
       var hint = 0
@@ -223,7 +257,7 @@ public enum SensorLoggerImporter {
     }
     var magnetometer: SensorSeries?
     if let e = magnetometerFiles.lazy.compactMap({ files.entry(named: $0) }).first {
-      magnetometer = series(try readFile(files, e), e.name)
+      magnetometer = try series(try readFile(files, e), e.name)
     }
     let samples = try mergeOntoGyroscope(
       gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, name: name)

@@ -5,8 +5,15 @@ import SwellMotion
 /// Sensor-fusion throughput on synthetic motion: 9D and 6D fusion through the estimator's flat
 /// batch entry point, and a plain quaternion gyroscope-integration loop timed in the same run as
 /// the baseline.
+///
+/// When the environment variable `SWELL_BENCH_FUSION_SAMPLES` names a file, the samples are
+/// also written there as a raw IMU CSV (`t_s,gx,...,mz`, shortest round-trip numbers), so that a
+/// peer filter can be timed on exactly the same input (`bench/vqf_peer.py`).
 enum FusionBenchmark: Benchmark {
   static let name = "fusion"
+
+  /// The environment variable naming the file the samples are written to.
+  static let samplesEnvironmentVariable = "SWELL_BENCH_FUSION_SAMPLES"
 
   /// Synthetic IMU data: smooth rotation about a wandering axis, sampled at 285.7 Hz, with a
   /// gyroscope bias, accelerometer = R⁻¹(g), magnetometer = R⁻¹(m_earth), in flat arrays.
@@ -44,6 +51,10 @@ enum FusionBenchmark: Benchmark {
     let reps = quick ? 2 : 9
     progress("fusion: generating \(n) samples")
     let data = Data(count: n)
+    if let path = ProcessInfo.processInfo.environment[samplesEnvironmentVariable], !path.isEmpty {
+      progress("fusion: writing the samples to \(path)")
+      write(data, to: path)
+    }
     var out = [Double](repeating: 0, count: 4 * n)
 
     func fuse(_ mode: AttitudeEstimator.Mode) -> Double {
@@ -99,5 +110,24 @@ enum FusionBenchmark: Benchmark {
       BenchmarkFigure(
         name: "fusion.baseline.gyro_integration.samples_per_s", unit: "samples/s", values: base),
     ]
+  }
+
+  /// Writes the samples as a raw IMU CSV; a failure is reported on standard error only (the
+  /// benchmark itself does not need the file).
+  private static func write(_ data: Data, to path: String) {
+    var text = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+    text.reserveCapacity(data.t.count * 200)
+    for i in data.t.indices {
+      text += "\(data.t[i])"
+      for k in 0..<3 { text += ",\(data.g[3 * i + k])" }
+      for k in 0..<3 { text += ",\(data.a[3 * i + k])" }
+      for k in 0..<3 { text += ",\(data.m[3 * i + k])" }
+      text += "\n"
+    }
+    do {
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      FileHandle.standardError.write(Foundation.Data("swell bench: cannot write \(path)\n".utf8))
+    }
   }
 }

@@ -30,6 +30,14 @@ struct EvaluateCommand: ToolCommand {
       --broad [DIR]  evaluate Swell's fusion over a folder of BROAD trials
       --json         print one JSON object instead of text
 
+    With --broad (text output):
+      --disturb-start     add a magnet's field, (20, -20, 15) uT in the sensor frame, to the
+                          magnetometer during each trial's first 25 s (the trials rest there)
+      --disturb-fade S    the same field, fading linearly to zero over the last S s of the 25 s
+      --rate HZ           resample the trials to HZ first (boxcar bins)
+      --trials LIST       only the trials whose names start with one of LIST (comma separated,
+                          e.g. 01,06,10), such as a tuning or a hold-out subset
+
     """
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
@@ -41,7 +49,10 @@ struct EvaluateCommand: ToolCommand {
     // Developer options of --broad (docs/fusion.md, "Robustness"): not in the help text.
     let sensitivity = arguments.flag("--sensitivity")
     let rate = try arguments.positiveNumber("--rate")
+    let disturbStart = arguments.flag("--disturb-start")
+    let disturbFade = try arguments.positiveNumber("--disturb-fade")
     let assignments = try arguments.repeatedOption("--set")
+    let trialList = try arguments.option("--trials")
     let positional = arguments.positional()
     try arguments.finish()
     if broad {
@@ -49,16 +60,26 @@ struct EvaluateCommand: ToolCommand {
         throw UsageError("--broad takes no --truth, --6d or --9d")
       }
       let directory = positional ?? "../shared/data/broad"
-      if sensitivity || rate != nil || !assignments.isEmpty {
-        guard !json else { throw UsageError("--sensitivity and --rate print text only") }
+      if let disturbFade, disturbFade > BroadTrial.startDisturbanceSeconds {
+        throw UsageError(
+          "--disturb-fade must be at most \(Int(BroadTrial.startDisturbanceSeconds)) s")
+      }
+      let disturbance = (disturbStart || disturbFade != nil) ? (disturbFade ?? 0) : nil
+      let subset = trialList.map { $0.split(separator: ",").map(String.init) }
+      if sensitivity || rate != nil || !assignments.isEmpty || disturbance != nil || subset != nil {
+        guard !json else {
+          throw UsageError("--sensitivity, --rate, --set and --disturb-start print text only")
+        }
         return try runBroadDeveloper(
-          directory: directory, sensitivity: sensitivity, rate: rate,
-          settings: try settings(assignments), console: console)
+          directory: directory, sensitivity: sensitivity, rate: rate, startFade: disturbance,
+          subset: subset, settings: try settings(assignments), console: console)
       }
       return try runBroad(directory: directory, json: json, console: console)
     }
-    guard !sensitivity, rate == nil, assignments.isEmpty else {
-      throw UsageError("--sensitivity, --rate and --set need --broad")
+    guard !sensitivity, rate == nil, assignments.isEmpty, !disturbStart, disturbFade == nil,
+      trialList == nil
+    else {
+      throw UsageError("--sensitivity, --rate, --set, --trials and --disturb-start need --broad")
     }
     guard let estimatePath = positional else {
       throw UsageError("missing ESTIMATE.csv (or use --broad)")
@@ -167,6 +188,8 @@ struct EvaluateCommand: ToolCommand {
       case "estimatesLeverArm": s.estimatesLeverArm = v != 0
       case "leverArmTimeConstant": s.leverArmTimeConstant = v
       case "leverArmMinimumRate": s.leverArmMinimumRate = v
+      case "correctionInterval": s.correctionInterval = v
+      case "filterInterval": s.filterInterval = v
       case "rejectsMagneticDisturbances": s.rejectsMagneticDisturbances = v != 0
       default: throw UsageError("--set: unknown setting \(parts[0])")
       }
@@ -177,10 +200,18 @@ struct EvaluateCommand: ToolCommand {
   /// `--broad --rate HZ` (the trials resampled) and `--broad --sensitivity` (every setting
   /// scaled by 0.8 and 1.2 in turn; the spread of the total RMSE per trial and category).
   private static func runBroadDeveloper(
-    directory: String, sensitivity: Bool, rate: Double?, settings: AttitudeEstimator.Settings,
-    console: Console
+    directory: String, sensitivity: Bool, rate: Double?, startFade: Double?, subset: [String]?,
+    settings: AttitudeEstimator.Settings, console: Console
   ) throws -> Int32 {
     var trials = try BroadEvaluation.loadTrials(directory: URL(fileURLWithPath: directory))
+    if let subset {
+      trials = trials.filter { t in subset.contains { !$0.isEmpty && t.name.hasPrefix($0) } }
+      guard !trials.isEmpty else {
+        throw UsageError("--trials \(subset.joined(separator: ",")) matches no trial")
+      }
+    }
+    // The magnet is beside the sensor, so it is added before any resampling.
+    if let startFade { trials = trials.map { $0.withStartDisturbance(fade: startFade) } }
     if let rate { trials = trials.map { $0.resampled(rate: rate) } }
     let f2 = { (v: Double) in String(format: "%.2f", v) }
     let triple = { (e: OrientationRMSE) in
@@ -188,11 +219,19 @@ struct EvaluateCommand: ToolCommand {
     }
     if !sensitivity {
       let eval = BroadEvaluation(fusing: trials, settings: settings)
-      console.out("RMSE in degrees at \(f2(rate ?? 0)) Hz, total / heading / inclination\n")
+      let rateText = rate.map { "at \(f2($0)) Hz" } ?? "at the trials' rate"
+      let disturbanceText =
+        startFade.map {
+          ", magnet (20, -20, 15) uT for the first 25 s"
+            + ($0 > 0 ? ", fading over \(f2($0)) s" : "")
+        } ?? ""
+      console.out(
+        "RMSE in degrees \(rateText)\(disturbanceText), total / heading / inclination\n")
       console.out(pad("trial", 42) + pad("9D", 22) + "6D (heading aligned)\n")
       for t in eval.trials {
         console.out(pad(t.name, 42) + pad(triple(t.nineD), 22) + triple(t.sixD) + "\n")
       }
+      console.out("\n")
       for c in BroadCategory.allCases {
         if let m9 = eval.mean(category: c, mode: .nineD),
           let m6 = eval.mean(category: c, mode: .sixD)
@@ -201,7 +240,8 @@ struct EvaluateCommand: ToolCommand {
         }
       }
       if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
-        console.out(pad("mean", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
+        console.out(
+          pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
       }
       return 0
     }
