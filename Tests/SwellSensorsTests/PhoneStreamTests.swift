@@ -165,7 +165,7 @@ struct UDPMotionSourceTests {
   func stop() async throws {
     let source = try UDPMotionSource(port: 0)
     let pending = Task { try await source.next() }
-    await source.stop()
+    source.stop()
     let event = try await withDeadline { try await pending.value }
     #expect(event == nil)
     #expect(try await source.next() == nil)

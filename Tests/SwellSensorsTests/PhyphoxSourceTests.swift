@@ -229,7 +229,7 @@ struct PhyphoxSourceTests {
   func stop() async throws {
     let server = try ScriptedHTTPServer([primeAnswer(acc: 1, gyr: 1)])
     let source = phyphoxSource(server)
-    await source.stop()
+    source.stop()
     #expect(try await source.next() == nil)
     #expect(source.statistics.requests == 0)
   }
