@@ -71,6 +71,21 @@ let package = Package(
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
 
+    // MARK: Examples (built with the package, run by the tests; see Examples/README.md)
+    .executableTarget(
+      name: "motion-attitude", dependencies: ["SwellMotion"], path: "Examples/motion-attitude"),
+    .executableTarget(
+      name: "custom-effect",
+      dependencies: ["SwellEffects", "SwellGeometry", "SwellLayers", "SwellMotion"],
+      path: "Examples/custom-effect"),
+    .executableTarget(
+      name: "waterwave-window", dependencies: ["SwellLive", "SwellScenes"],
+      path: "Examples/waterwave-window"),
+    .executableTarget(
+      name: "progress-wave",
+      dependencies: ["SwellGeometry", "SwellLayers", "SwellRender", "SwellWaves"],
+      path: "Examples/progress-wave"),
+
     // MARK: Tests
     .target(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],

@@ -10,6 +10,17 @@ echo "== swift format lint --strict"
 git ls-files '*.swift' | xargs swift format lint --strict --parallel
 echo "== swift build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+# The tests run the built tool and examples: make sure they are linked too.
+swift build -Xswiftc -warnings-as-errors
+echo "== examples: a program that depends only on the SwellMotion product"
+# It builds the package's motion modules in a package of its own, and must link neither SDL2
+# nor Cairo (the other examples are targets of this package, run by ExamplesTests).
+swift build --package-path Examples/MotionOnly -Xswiftc -warnings-as-errors
+Examples/MotionOnly/.build/debug/motion-only
+if ldd Examples/MotionOnly/.build/debug/motion-only | grep -E "libSDL2|libcairo"; then
+  echo "test.sh: the motion-only example links SDL2 or Cairo" >&2
+  exit 1
+fi
 echo "== docs (DocC, warnings are errors)"
 bash Scripts/check-docs.sh
 echo "== swift test"

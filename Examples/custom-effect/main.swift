@@ -7,6 +7,7 @@
 // while a scripted device turns right and back.
 
 import SwellEffects
+import SwellGeometry
 import SwellLayers
 import SwellMotion
 

@@ -46,4 +46,10 @@ manager.startDeviceMotionUpdates(using: .xArbitraryZVertical, to: queue) { motio
       a.pitch * degrees, a.yaw * degrees, m.gravity.x, m.gravity.y, m.gravity.z))
 }
 await manager.waitUntilUpdatesEnd()
-queue.waitUntilAllOperationsAreFinished()
+// The handler calls already queued still run: wait for them from a plain thread.
+await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+  Thread.detachNewThread {
+    queue.waitUntilAllOperationsAreFinished()
+    done.resume()
+  }
+}

@@ -62,6 +62,20 @@ public func runProgram(_ name: String, _ arguments: [String]) throws -> (
   try runProcess(URL(fileURLWithPath: try requireProgram(name)), arguments)
 }
 
+/// Runs a program built with the package (an example) and collects its exit status and output.
+///
+/// - Parameters:
+///   - executable: The program.
+///   - arguments: Its arguments.
+///   - directory: The working directory (default: the current one).
+/// - Returns: The exit status, standard output and standard error.
+/// - Throws: An error starting the process.
+public func runExecutable(_ executable: URL, _ arguments: [String], directory: URL? = nil) throws
+  -> (status: Int32, out: String, err: String)
+{
+  try runProcess(executable, arguments, directory: directory)
+}
+
 /// Runs an executable and collects its exit status and output (both pipes are drained
 /// concurrently, so large output cannot deadlock).
 private func runProcess(
