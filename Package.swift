@@ -63,10 +63,15 @@ let package = Package(
 
     // MARK: The command-line tool
     .target(
+      name: "SwellBenchmarks",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellWaves", "SwellRender", "SwellScenes",
+      ]),
+    .target(
       name: "SwellTool",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive",
+        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),

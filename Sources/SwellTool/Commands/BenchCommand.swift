@@ -1,4 +1,5 @@
 import Foundation
+import SwellBenchmarks
 
 /// `swell bench`: the performance suite. Each registered ``Benchmark`` reports figures as
 /// median, min and max over repetitions.

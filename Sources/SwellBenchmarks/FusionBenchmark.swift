@@ -9,11 +9,11 @@ import SwellMotion
 /// When the environment variable `SWELL_BENCH_FUSION_SAMPLES` names a file, the samples are
 /// also written there as a raw IMU CSV (`t_s,gx,...,mz`, shortest round-trip numbers), so that a
 /// peer filter can be timed on exactly the same input (`bench/vqf_peer.py`).
-enum FusionBenchmark: Benchmark {
-  static let name = "fusion"
+package enum FusionBenchmark: Benchmark {
+  package static let name = "fusion"
 
   /// The environment variable naming the file the samples are written to.
-  static let samplesEnvironmentVariable = "SWELL_BENCH_FUSION_SAMPLES"
+  package static let samplesEnvironmentVariable = "SWELL_BENCH_FUSION_SAMPLES"
 
   /// Synthetic IMU data: smooth rotation about a wandering axis, sampled at 285.7 Hz, with a
   /// gyroscope bias, accelerometer = R⁻¹(g), magnetometer = R⁻¹(m_earth), in flat arrays.
@@ -46,7 +46,7 @@ enum FusionBenchmark: Benchmark {
     }
   }
 
-  static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure] {
+  package static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure] {
     let n = quick ? 20_000 : 400_000
     let reps = quick ? 2 : 9
     progress("fusion: generating \(n) samples")

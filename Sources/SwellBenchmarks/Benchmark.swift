@@ -1,26 +1,26 @@
 import Foundation
 
 /// One figure measured by `swell bench`: repeated timings summarised as median, min and max.
-struct BenchmarkFigure: Sendable {
+package struct BenchmarkFigure: Sendable {
   /// The dotted name, e.g. `fusion.9d.samples_per_s`.
-  var name: String
+  package var name: String
   /// The unit, e.g. `samples/s` or `ms`.
-  var unit: String
+  package var unit: String
   /// One value per repetition.
-  var values: [Double]
+  package var values: [Double]
 
-  var median: Double {
+  package var median: Double {
     let s = values.sorted()
     guard !s.isEmpty else { return .nan }
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
   }
-  var min: Double { values.min() ?? .nan }
-  var max: Double { values.max() ?? .nan }
+  package var min: Double { values.min() ?? .nan }
+  package var max: Double { values.max() ?? .nan }
 }
 
 /// A group of benchmarks run by `swell bench`. Other parts (rendering, ...) add their own type
 /// and list it in ``BenchmarkRegistry/all``.
-protocol Benchmark: Sendable {
+package protocol Benchmark: Sendable {
   /// A short name for progress and `--only`, e.g. `fusion`.
   static var name: String { get }
   /// Runs the benchmark and returns its figures.
@@ -33,8 +33,8 @@ protocol Benchmark: Sendable {
 }
 
 /// The benchmarks `swell bench` runs, in order.
-enum BenchmarkRegistry {
-  static let all: [any Benchmark.Type] = [
+package enum BenchmarkRegistry {
+  package static let all: [any Benchmark.Type] = [
     FusionBenchmark.self,
     RenderBenchmark.self,
   ]
@@ -46,7 +46,7 @@ enum BenchmarkRegistry {
 ///   - repetitions: How many timed runs.
 ///   - body: The work; its result is kept alive so the optimiser cannot drop it.
 /// - Returns: Seconds for each run.
-func measureSeconds(repetitions: Int, _ body: () -> Double) -> [Double] {
+package func measureSeconds(repetitions: Int, _ body: () -> Double) -> [Double] {
   let clock = ContinuousClock()
   var out: [Double] = []
   var sink = 0.0

@@ -15,10 +15,10 @@ import SwellWaves
 /// surface included), `render.waterwave.1170x2532.baseline_ms` (the direct Cairo fill) and
 /// `render.waterwave.1170x2532.presentation_ms` (building the presentation tree: wave paths for
 /// the frame time).
-enum RenderBenchmark: Benchmark {
-  static let name = "render"
+package enum RenderBenchmark: Benchmark {
+  package static let name = "render"
 
-  static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure] {
+  package static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure] {
     let reps = quick ? 3 : 25
     progress("render: preparing the waterwave scene")
     let scene = FileScene(file: .waterwave)
