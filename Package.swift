@@ -62,6 +62,7 @@ let package = Package(
       ]),
 
     // MARK: The command-line tool
+    .target(name: "SwellCommandLine"),
     .target(
       name: "SwellBenchmarks",
       dependencies: [
@@ -72,6 +73,7 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
         "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
+        "SwellCommandLine",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
@@ -112,7 +114,7 @@ let package = Package(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
     .testTarget(
       name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"],
-      exclude: ["Fixtures"]),
+      exclude: ["Fixtures", "Help"]),
   ],
   swiftLanguageModes: [.v6]
 )

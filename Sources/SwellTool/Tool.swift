@@ -1,21 +1,24 @@
 import Foundation
+@_exported import SwellCommandLine
 
-/// One `swell` subcommand.
+/// One `swell` subcommand: its declaration (options, arguments, help) and its work.
 public protocol ToolCommand: Sendable {
-  /// The subcommand's name, e.g. `trace`.
-  static var name: String { get }
-  /// A one-line summary for `swell --help`.
-  static var summary: String { get }
-  /// The full help text shown by `swell NAME --help`.
-  static var help: String { get }
+  /// The declaration: name, summary, arguments and options; usage and help are generated from
+  /// it, and the parser accepts exactly what it declares.
+  static var spec: CommandSpec { get }
   /// Runs the command.
   ///
   /// - Parameters:
-  ///   - arguments: The words after the command name.
+  ///   - arguments: The words after the command name, parsed against ``spec``.
   ///   - console: Where output and progress go.
   /// - Returns: The exit status (0 on success).
-  /// - Throws: ``UsageError`` (exit 2) or any other error (exit 1), reported as one line.
+  /// - Throws: `UsageError` (exit 64) or any other error (exit 1), reported as one line.
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32
+}
+
+extension ToolCommand {
+  /// The command's name (`render`).
+  static var name: String { spec.name }
 }
 
 /// Output streams of the tool: standard output, standard error, and whether stderr is a
@@ -51,37 +54,61 @@ public enum SwellTool {
 
   /// Runs the tool with the given arguments (without the program name) and returns the exit code.
   ///
+  /// `swell help [COMMAND]`, `swell COMMAND --help` print help; a misspelt command or option
+  /// gets a "did you mean"; `--` ends the options.
+  ///
   /// - Parameter arguments: The command-line arguments.
-  /// - Returns: The process exit status: 0 success, 1 failure, 2 usage error.
+  /// - Returns: The process exit status: 0 success, 1 failure, 64 usage error.
   public static func main(_ arguments: [String]) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     let console = Console()
-    guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+    guard let name = arguments.first else {
+      console.err(overview)
+      return ExitCode.usage
+    }
+    if name == "--help" || name == "-h" {
       console.out(overview)
-      return arguments.isEmpty ? 2 : 0
+      return ExitCode.success
     }
     if name == "--version" {
       console.out("swell \(version)\n")
-      return 0
+      return ExitCode.success
     }
-    guard let command = commands.first(where: { $0.name == name }) else {
-      console.err("swell: unknown command '\(name)'; see 'swell --help'\n")
-      return 2
+    if name == "help" {
+      guard let topic = arguments.dropFirst().first else {
+        console.out(overview)
+        return ExitCode.success
+      }
+      guard let command = commands.first(where: { $0.spec.name == topic }) else {
+        console.err("swell help: \(unknownCommand(topic))\n")
+        return ExitCode.usage
+      }
+      console.out(command.spec.helpText())
+      return ExitCode.success
     }
-    var args = Arguments(Array(arguments.dropFirst()))
-    if args.wantsHelp {
-      console.out(command.help)
-      return 0
+    guard let command = commands.first(where: { $0.spec.name == name }) else {
+      console.err("swell: \(unknownCommand(name))\n")
+      return ExitCode.usage
     }
     do {
+      var args = try Arguments(Array(arguments.dropFirst()), spec: command.spec)
+      if args.wantsHelp {
+        console.out(command.spec.helpText())
+        return ExitCode.success
+      }
       return try command.run(&args, console: console)
     } catch let e as UsageError {
       console.err("swell \(name): \(e.message)\n")
-      return 2
+      return ExitCode.usage
     } catch {
       console.err("swell \(name): \(error)\n")
-      return 1
+      return ExitCode.failure
     }
+  }
+
+  static func unknownCommand(_ name: String) -> String {
+    "unknown command '\(name)'" + Suggestion.didYouMean(name, among: commands.map { $0.spec.name })
+      + "; see 'swell --help'"
   }
 
   /// The tool's version.
@@ -91,9 +118,11 @@ public enum SwellTool {
     var s =
       "swell: motion-driven interface effects of iOS on Linux\n\nUsage: swell COMMAND [options]\n\nCommands:\n"
     for c in commands {
-      s += "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary + "\n"
+      s +=
+        "  " + c.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.spec.summary
+        + "\n"
     }
-    s += "\nRun 'swell COMMAND --help' for a command's options.\n"
+    s += "\nRun 'swell help COMMAND' (or 'swell COMMAND --help') for a command's options.\n"
     return s
   }
 }

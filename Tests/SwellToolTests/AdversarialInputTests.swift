@@ -181,7 +181,7 @@ struct AdversarialInputTests {
     }
   }
 
-  /// Command-line words that must be refused with one line (usage errors exit 2).
+  /// Command-line words that must be refused with one line (usage errors exit 64).
   @Test(arguments: [
     (["--fps", "0"], "--fps"), (["--fps", "-1"], "--fps"), (["--fps", "nan"], "--fps"),
     (["--fps", "inf"], "--fps"), (["--fps", "abc"], "--fps"), (["--fps"], "--fps"),

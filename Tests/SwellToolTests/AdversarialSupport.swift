@@ -215,7 +215,11 @@ func documentedRowCount(duration: Double, fps: Double) -> Int {
 func traceTable(_ arguments: [String], _ comment: String = "") throws -> TraceTable {
   let r = try runSwell(["trace"] + arguments)
   try #require(r.status == 0, "\(comment) swell trace \(arguments): \(r.err)")
-  #expect(r.err.isEmpty, "\(comment) stderr not empty: \(r.err)")
+  // Progress lines ("swell trace: 40% (row 400/1000)") may appear when the run is slow.
+  let messages = r.err.split(separator: "\n").filter {
+    !($0.hasPrefix("swell trace: ") && $0.contains("% (row "))
+  }
+  #expect(messages.isEmpty, "\(comment) stderr not empty: \(r.err)")
   return try TraceTable(csv: r.out)
 }
 
@@ -305,7 +309,7 @@ func expectOneLineFailure(
   mentioning: [String] = [], _ comment: String
 ) {
   #expect(result.status != 0, "\(comment): exit status 0")
-  #expect(result.status == 1 || result.status == 2, "\(comment): status \(result.status)")
+  #expect(result.status == 1 || result.status == 64, "\(comment): status \(result.status)")
   let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false)
   #expect(
     lines.count == 2 && lines[1].isEmpty,

@@ -67,9 +67,9 @@ struct EvaluateCommandTests {
       "\(err)")
 
     (status, _, err) = try runSwell(["evaluate", malformed.path])
-    #expect(status == 2 && err.contains("--truth"))
+    #expect(status == 64 && err.contains("--truth"))
     (status, _, _) = try runSwell(["evaluate", "--bogus"])
-    #expect(status == 2)
+    #expect(status == 64)
   }
 
   @Test("--broad fuses a folder of trials and prints the table")
@@ -110,10 +110,10 @@ struct EvaluateCommandTests {
     #expect(status == 0, "\(err)")
     #expect(out.contains("fading over 10.00 s") && out.contains("at 100.00 Hz"))
     (status, _, err) = try runSwell(["evaluate", "--broad", dir.path, "--disturb-fade", "30"])
-    #expect(status == 2 && err.contains("--disturb-fade"), "\(err)")
+    #expect(status == 64 && err.contains("--disturb-fade"), "\(err)")
     (status, _, err) = try runSwell(["evaluate", "--broad", dir.path, "--trials", "99"])
-    #expect(status == 2 && err.contains("matches no trial"), "\(err)")
+    #expect(status == 64 && err.contains("matches no trial"), "\(err)")
     (status, _, err) = try runSwell(["evaluate", "--broad", dir.path, "--disturb-start", "--json"])
-    #expect(status == 2, "\(err)")
+    #expect(status == 64, "\(err)")
   }
 }

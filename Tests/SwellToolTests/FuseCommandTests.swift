@@ -75,7 +75,7 @@ struct FuseCommandTests {
     let bad = try runSwell([
       "fuse", input.path, "--reference-frame", "xTrueNorthZVertical", "-o", output.path,
     ])
-    #expect(bad.status == 2)
+    #expect(bad.status == 64)
     #expect(
       bad.err
         == "swell fuse: --reference-frame xTrueNorthZVertical needs --declination DEG (degrees east)\n"
@@ -107,15 +107,15 @@ struct FuseCommandTests {
   }
 
   @Test(
-    "usage errors exit 2, failures exit 1",
+    "usage errors exit 64, failures exit 1",
     arguments: [
-      (["fuse"], 2),
-      (["fuse", "IN"], 2),
-      (["fuse", "IN", "-o", "OUT", "--6d", "--9d"], 2),
-      (["fuse", "IN", "-o", "OUT", "--6d", "--reference-frame", "xMagneticNorthZVertical"], 2),
-      (["fuse", "IN", "-o", "OUT", "--reference-frame", "sideways"], 2),
-      (["fuse", "IN", "-o", "OUT", "--rate", "0"], 2),
-      (["fuse", "IN", "-o", "OUT", "--bogus"], 2),
+      (["fuse"], 64),
+      (["fuse", "IN"], 64),
+      (["fuse", "IN", "-o", "OUT", "--6d", "--9d"], 64),
+      (["fuse", "IN", "-o", "OUT", "--6d", "--reference-frame", "xMagneticNorthZVertical"], 64),
+      (["fuse", "IN", "-o", "OUT", "--reference-frame", "sideways"], 64),
+      (["fuse", "IN", "-o", "OUT", "--rate", "0"], 64),
+      (["fuse", "IN", "-o", "OUT", "--bogus"], 64),
       (["fuse", "IN", "-o", "OUT", "--9d"], 1),
       (["fuse", "MISSING", "-o", "OUT"], 1),
     ] as [([String], Int32)])

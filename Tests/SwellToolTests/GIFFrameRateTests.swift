@@ -32,7 +32,7 @@ struct GIFFrameRateTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("w.gif").path
     let r = try runSwell(["render", "waterwave", "--fps", "60", "--duration", "0.2", "-o", out])
-    #expect(r.status == 2)
+    #expect(r.status == 64)
     #expect(r.err.split(separator: "\n").count == 1 && r.err.contains("50"), "\(r.err)")
     #expect(!FileManager.default.fileExists(atPath: out))
   }

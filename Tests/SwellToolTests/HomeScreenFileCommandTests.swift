@@ -73,9 +73,9 @@ struct HomeScreenFileCommandTests {
   @Test("bad --size for print, and --size for check, are usage errors in one line")
   func badSize() throws {
     let r = try runSwell(["scene", "print", "homescreen", "--size", "0x5"])
-    #expect(r.status == 2 && r.out.isEmpty)
+    #expect(r.status == 64 && r.out.isEmpty)
     #expect(r.err.hasPrefix("swell scene: --size: 0x5 must have a width and height"), "\(r.err)")
     let c = try runSwell(["scene", "check", "x.json", "--size", "10x10"])
-    #expect(c.status == 2 && c.err == "swell scene: check takes no --size\n", "\(c.err)")
+    #expect(c.status == 64 && c.err == "swell scene: check takes no --size\n", "\(c.err)")
   }
 }

@@ -23,7 +23,7 @@ struct LiveSourceTests {
     ])
   func usage(arguments: [String]) async throws {
     let r = try await LiveTool.run(arguments)
-    #expect(r.status == 2, "\(arguments): \(r.stderr)")
+    #expect(r.status == 64, "\(arguments): \(r.stderr)")
     #expect(r.stderr.hasPrefix("swell live: "))
     #expect(r.stderr.split(separator: "\n").count == 1)
   }

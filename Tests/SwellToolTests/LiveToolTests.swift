@@ -78,14 +78,14 @@ struct LiveWindowToolTests {
   }
 
   @Test(
-    "usage errors exit 2",
+    "usage errors exit 64",
     arguments: [
       ["live"], ["live", "nosuchscene"], ["live", "x.json", "--frames", "1.5"],
       ["live", "x.json", "--size", "3"], ["live", "x.json", "--fps", "0"],
     ])
   func usage(arguments: [String]) async throws {
     let r = try await LiveTool.run(arguments)
-    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.status == 64, "\(r.stderr)")
     #expect(r.stderr.hasPrefix("swell live: "))
   }
 

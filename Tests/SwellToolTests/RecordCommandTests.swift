@@ -73,13 +73,13 @@ struct RecordCommandTests {
     #expect(none.err.hasPrefix("swell record: no IIO devices:"))
     #expect(!FileManager.default.fileExists(atPath: out))
     let bad = try runSwell(["record", "carrier-pigeon", "-o", out, "--duration", "1"])
-    #expect(bad.status == 2)
+    #expect(bad.status == 64)
     #expect(bad.err.contains("unknown SOURCE 'carrier-pigeon'"))
     let noDuration = try runSwell(["record", "iio", "-o", out])
-    #expect(noDuration.status == 2)
+    #expect(noDuration.status == 64)
     #expect(noDuration.err == "swell record: needs --duration S\n")
     let badPort = try runSwell(["record", "udp:99999", "-o", out, "--duration", "1"])
-    #expect(badPort.status == 2)
+    #expect(badPort.status == 64)
   }
 
   @Test("records a UDP stream; nothing received writes nothing")

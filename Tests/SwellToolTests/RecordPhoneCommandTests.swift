@@ -59,18 +59,18 @@ struct RecordPhoneCommandTests {
     let tree = try FakeIIOTree()
     let out = tree.root + "/x.csv"
     let https = try runSwell(["record", "phone:https://10.0.0.2", "-o", out, "--duration", "1"])
-    #expect(https.status == 2)
+    #expect(https.status == 64)
     #expect(https.err == "swell record: 'https://10.0.0.2': phyphox serves plain http, not https\n")
     let port = try runSwell(["record", "phone:10.0.0.2:99999", "-o", out, "--duration", "1"])
-    #expect(port.status == 2)
+    #expect(port.status == 64)
     #expect(port.err.contains("the port must be 1...65535, got '99999'"))
     let buffers = try runSwell([
       "record", "phone:10.0.0.2", "--buffers", "a,b,c", "-o", out, "--duration", "1",
     ])
-    #expect(buffers.status == 2)
+    #expect(buffers.status == 64)
     #expect(buffers.err.contains("buffer names 'a,b,c'"))
     let misplaced = try runSwell(["record", "iio", "--buffers", "x", "-o", out, "--duration", "1"])
-    #expect(misplaced.status == 2)
+    #expect(misplaced.status == 64)
     #expect(
       misplaced.err == "swell record: --buffers and --poll-interval apply to phone: sources\n")
     // A closed port on this machine: refused, reported, and no file.

@@ -215,11 +215,13 @@ struct RenderCommandTests {
   @Test(
     "bad input: one line, the right exit status, and no file left behind",
     arguments: [
-      (["--size", "0x100"], Int32(2), "swell render: --size: 0x100 must have a width and height"),
-      (["--size", "10000x100@4"], 2, "swell render: --size: 10000x100@4 is 40000 pixels a side"),
-      (["--size", "20000x100"], 2, "swell render: --size: 20000x100 must have a width and height"),
-      (["--size", "abc"], 2, "swell render: --size must be WIDTHxHEIGHT"),
-      (["--fps", "0"], 2, "swell render: --fps must be greater than zero"),
+      (["--size", "0x100"], Int32(64), "swell render: --size: 0x100 must have a width and height"),
+      (["--size", "10000x100@4"], 64, "swell render: --size: 10000x100@4 is 40000 pixels a side"),
+      (
+        ["--size", "20000x100"], 64, "swell render: --size: 20000x100 must have a width and height"
+      ),
+      (["--size", "abc"], 64, "swell render: --size must be WIDTHxHEIGHT"),
+      (["--fps", "0"], 64, "swell render: --fps must be greater than zero"),
       (["--motion", "/nonexistent/m.csv"], 1, "swell render: /nonexistent/m.csv"),
       (["--script", "wobble 3"], 1, "swell render: --script:"),
     ])
@@ -253,7 +255,7 @@ struct RenderCommandTests {
     )
     #expect(listing(folder) == ["bad.json"])
     let unknown = try runSwell(["render", "lagoon", "-o", out])
-    #expect(unknown.status == 2)
+    #expect(unknown.status == 64)
     #expect(unknown.err.hasPrefix("swell render: unknown scene 'lagoon'"))
   }
 
@@ -311,9 +313,9 @@ struct SceneCommandTests {
 
   @Test("unknown names and actions are usage errors")
   func usage() throws {
-    #expect(try runSwell(["scene", "print", "lagoon"]).status == 2)
-    #expect(try runSwell(["scene", "frobnicate"]).status == 2)
-    #expect(try runSwell(["scene"]).status == 2)
+    #expect(try runSwell(["scene", "print", "lagoon"]).status == 64)
+    #expect(try runSwell(["scene", "frobnicate"]).status == 64)
+    #expect(try runSwell(["scene"]).status == 64)
   }
 }
 

@@ -40,7 +40,7 @@ struct SensorsCommandTests {
   @Test("rejects unknown options")
   func usage() throws {
     let r = try runSwell(["sensors", "--bogus"])
-    #expect(r.status == 2)
+    #expect(r.status == 64)
     #expect(r.err == "swell sensors: unknown option --bogus\n")
   }
 }

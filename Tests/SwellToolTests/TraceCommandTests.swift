@@ -206,7 +206,7 @@ struct TraceCommandTests {
 
   @Test func unknownSceneIsAUsageError() throws {
     let r = try trace(["lighthouse"])
-    #expect(r.status == 2)
+    #expect(r.status == 64)
     #expect(r.err.contains("unknown scene 'lighthouse'"))
   }
 

@@ -4,26 +4,36 @@ import SwellBenchmarks
 /// `swell bench`: the performance suite. Each registered ``Benchmark`` reports figures as
 /// median, min and max over repetitions.
 struct BenchCommand: ToolCommand {
-  static let name = "bench"
-  static let summary = "the performance suite (fusion throughput, ...)"
-  static let help = """
-    Usage: swell bench [--json] [--quick] [--only NAME]
-
-    Runs the performance suite on synthetic data (no files needed) on one core and prints a
-    table of the figures (median, min and max over repetitions).
-
-    Options:
-      --json        print one JSON object: {"NAME": {"median": X, "min": X, "max": X,
-                    "unit": "..."}, ...} with dotted names such as fusion.9d.samples_per_s
-      --quick       a fast smoke run (little data, two repetitions); numbers are rough
-      --only NAME   run one benchmark group (\(BenchmarkRegistry.all.map { $0.name }.joined(separator: ", ")))
-
-    """
+  static let spec = CommandSpec(
+    "bench", summary: "the performance suite (fusion throughput, rendering, ...)",
+    discussion: """
+      Runs the performance suite on synthetic data (no files needed) on one core and prints a \
+      table of the figures (median, min and max over repetitions), each beside a baseline timed \
+      in the same run where one applies.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          OptionSpec(
+            "--json",
+            help:
+              "print one JSON object: {\"NAME\": {\"median\": X, \"min\": X, \"max\": X, "
+              + "\"unit\": \"...\"}, ...} with dotted names such as fusion.9d.samples_per_s"),
+          OptionSpec(
+            "--quick", help: "a fast smoke run (little data, two repetitions); numbers are rough"),
+          OptionSpec(
+            "--only", kind: .value("NAME"),
+            help:
+              "run one benchmark group (\(BenchmarkRegistry.all.map { $0.name }.joined(separator: ", ")))"
+          ),
+        ])
+    ])
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let json = arguments.flag("--json")
     let quick = arguments.flag("--quick")
-    let only = try arguments.option("--only")
+    let only = arguments.option("--only")
     try arguments.finish()
     let groups = BenchmarkRegistry.all.filter { only == nil || $0.name == only }
     guard !groups.isEmpty else {

@@ -9,32 +9,38 @@ import SwellScenes
 /// `swell demo`: the WaterWave demo driven by the bundled real phone recording (fused by Swell's
 /// own sensor fusion): a live window where a display exists, else `swell-demo.mp4`.
 struct DemoCommand: ToolCommand {
-  static let name = "demo"
-  static let summary = "the WaterWave demo driven by a real phone recording (window or MP4)"
-  static let help = """
-    Usage: swell demo [--live | --file] [-o FILE] [--duration S] [--fps N] [--size WxH[@S]]
-                      [--start S] [--seed-exact]
-
-    Plays the built-in 'waterwave' scene under a real iPhone recording that ships with Swell
-    (Sensor Logger, 27 s of a phone turned by hand, MIT licence), fused into device motion by
-    Swell's own sensor fusion. Where a display exists it opens a live window, the same view as
-    `swell live` (the recording loops; q or Escape quits, space pauses, h shows the HUD, s saves
-    a screenshot, r re-centres); otherwise, or with --file, it renders the video and prints
-    where.
-
-    Options:
-      --live                 open the live window (fails without a display)
-      --file                 render the video even where a display exists
-      -o, --output FILE      the video (default swell-demo.mp4; the extension picks the format)
-      --duration S           seconds to render (default 10)
-      --fps N                frames per second (default 60)
-      --size WxH[@S]         canvas in points and pixels per point (default 390x844@3 for the
-                             file, 390x844@1 for the window)
-      --start S              seconds into the recording to start at (default 0)
-      --seed-exact           the seed's literal tilt rule
-      --preset NAME          the libx264 preset for MP4 (default veryfast)
-
-    """
+  static let spec = CommandSpec(
+    "demo",
+    summary: "the WaterWave demo driven by a real phone recording (window, terminal or MP4)",
+    discussion: """
+      Plays the built-in 'waterwave' scene under a real iPhone recording that ships with Swell \
+      (Sensor Logger, 27 s of a phone turned by hand, MIT licence), fused into device motion by \
+      Swell's own sensor fusion. Where a display exists it opens a live window, the same view as \
+      `swell live` (the recording loops; q or Escape quits, space pauses, h shows the HUD, s \
+      saves a screenshot, r re-centres); with --terminal it plays in this terminal; otherwise, \
+      or with --file, it renders the video and prints where.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          OptionSpec("--live", help: "open the live window (fails without a display)"),
+          OptionSpec("--terminal", help: "play in this terminal (true-colour half blocks)"),
+          OptionSpec("--file", help: "render the video even where a display exists"),
+          SharedOptions.output(
+            "the video (default swell-demo.mp4; the extension picks the format)"),
+          OptionSpec("--duration", kind: .value("S"), help: "seconds to render (default 10)"),
+          OptionSpec("--fps", kind: .value("N"), help: "frames per second (default 60)"),
+          OptionSpec(
+            "--start", kind: .value("S"),
+            help: "seconds into the recording to start at (default 0)"),
+          OptionSpec(
+            "--preset", kind: .value("NAME"), help: "the libx264 preset for MP4 (default veryfast)"),
+        ]),
+      SharedOptions.scene,
+    ],
+    epilogue:
+      "The canvas is 390x844@3 for the file and 390x844@1 for the window unless --size sets it.")
 
   /// The bundled recording's folder.
   static var recordingURL: URL? {
@@ -45,19 +51,22 @@ struct DemoCommand: ToolCommand {
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let forceLive = arguments.flag("--live")
+    let terminal = arguments.flag("--terminal")
     let forceFile = arguments.flag("--file")
-    let output = try arguments.option("--output", "-o") ?? "swell-demo.mp4"
+    let output = arguments.option("--output") ?? "swell-demo.mp4"
     let duration = try arguments.positiveNumber("--duration") ?? 10
     let fps = try arguments.positiveNumber("--fps") ?? 60
-    let sizeSpec = try arguments.option("--size")
+    let sizeSpec = arguments.option("--size")
     let start = try arguments.number("--start", in: 0...1e6) ?? 0
-    let preset = try arguments.option("--preset") ?? "veryfast"
-    let seedExact = arguments.flag("--seed-exact")
+    let preset = arguments.option("--preset") ?? "veryfast"
+    var options = try SceneLoader.options(arguments)
     try arguments.finish()
-    guard !(forceLive && forceFile) else {
-      throw UsageError("--live and --file exclude each other")
+    guard [forceLive, forceFile, terminal].filter({ $0 }).count <= 1 else {
+      throw UsageError("--live, --terminal and --file exclude each other")
     }
-    guard fps <= 1000 else { throw UsageError("--fps must be at most 1000, got \(fps)") }
+    guard fps <= 1000 else {
+      throw UsageError("--fps must be at most 1000, got \(displayNumber(fps))")
+    }
 
     guard let url = recordingURL, FileManager.default.fileExists(atPath: url.path) else {
       throw ToolError("the bundled recording sensorlogger-ios-rotation is missing from the install")
@@ -72,23 +81,21 @@ struct DemoCommand: ToolCommand {
     _ = try motion(loops: false)  // fails now for a bad recording or --start
 
     let displayProblem = LiveWindow.displayProblem()
-    let live = forceLive || (!forceFile && displayProblem == nil)
-    var options = SceneOptions()
-    options.seedExact = seedExact
+    let live = forceLive || terminal || (!forceFile && displayProblem == nil)
     if live {
-      options.scale = 1
-      if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
+      if sizeSpec == nil { options.scale = 1 }
       let scene = try SceneLoader.load("waterwave", options: options)
       do {
-        try runLive(scene: scene, motion: motion(loops: true), fps: fps, console: console)
+        try runLive(
+          scene: scene, motion: motion(loops: true), fps: terminal ? min(fps, 30) : fps,
+          terminal: terminal, console: console)
         return 0
       } catch let e as LiveWindowError {
-        guard !forceLive else { throw ToolError(e.message) }
+        guard !forceLive && !terminal else { throw ToolError(e.message) }
         console.err("swell demo: no live window (\(e.message)); rendering \(output) instead\n")
-        options.scale = nil
+        if sizeSpec == nil { options.scale = nil }
       }
     }
-    if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
     let scene = try SceneLoader.load("waterwave", options: options)
     var job = SceneExportJob(
       scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: duration,
@@ -103,9 +110,10 @@ struct DemoCommand: ToolCommand {
   /// Shows the scene in a window through `swell live`'s path (same renderer, HUD, keys and
   /// statistics), the recording replayed at recorded speed from the start again when it ends.
   static func runLive(
-    scene: any Scene, motion: any SceneMotionFeed, fps: Double, console: Console
+    scene: any Scene, motion: any SceneMotionFeed, fps: Double, terminal: Bool, console: Console
   ) throws {
     var session = LiveSession(scene: scene, motion: motion, title: "swell demo: waterwave")
+    session.terminal = terminal
     session.options.framesPerSecondCap = fps
     session.options.screenshotStem = "swell-demo"
     session.onMessage = { console.err("swell demo: \($0)\n") }

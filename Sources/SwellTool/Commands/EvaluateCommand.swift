@@ -4,62 +4,85 @@ import SwellMotion
 /// `swell evaluate`: BROAD-style orientation error of an estimate against ground truth, or the
 /// accuracy table of Swell's own fusion over a folder of BROAD trials.
 struct EvaluateCommand: ToolCommand {
-  static let name = "evaluate"
-  static let summary = "BROAD-style orientation error of an estimate against ground truth"
-  static let help = """
-    Usage: swell evaluate ESTIMATE.csv --truth TRIAL.csv [--6d] [--json]
-           swell evaluate --broad [DIR] [--json]
+  static let spec = CommandSpec(
+    "evaluate", summary: "BROAD-style orientation error of an estimate against ground truth",
+    arguments: [ArgumentSpec("ESTIMATE.csv", isOptional: true)],
+    discussion: """
+      swell evaluate ESTIMATE.csv --truth TRIAL.csv scores a device-motion CSV (swell fuse \
+      output; the attitude is sensor -> reference frame, NWU for the north frames) against a \
+      BROAD trial CSV (t_s, ..., qw, qx, qy, qz, movement; truth sensor -> ENU). Each truth row \
+      takes the estimate row with the nearest time; rows farther apart than half the truth's \
+      median sample period are not scored, nor rows without movement == 1 or finite truth. \
+      Prints the total, heading and inclination RMSE in degrees.
 
-    The first form scores a device-motion CSV (swell fuse output: time, attitude.w..z, ...;
-    the attitude is sensor -> reference frame, NWU for the north frames) against a BROAD trial
-    CSV (t_s, ..., qw, qx, qy, qz, movement; truth sensor -> ENU). Estimate rows are matched to
-    truth rows by time: each truth row takes the estimate row with the nearest time, and rows
-    farther apart than half the truth's median sample period are not scored. Only rows with
-    movement == 1 and finite truth count. Prints the total, heading and inclination RMSE in
-    degrees.
-
-    The second form fuses every trial in DIR (default ../shared/data/broad) with Swell's
-    estimator in 9D and 6D and prints per-trial, per-category and mean RMSEs.
-
-    Options:
-      --truth FILE   the BROAD trial with the ground truth
-      --6d           remove the constant heading offset that minimises the heading error
-                     (for estimates without magnetometer; default: when the estimate's
-                     reference frame is xArbitraryZVertical)
-      --9d           score unaligned even for an xArbitraryZVertical estimate
-      --broad [DIR]  evaluate Swell's fusion over a folder of BROAD trials
-      --json         print one JSON object instead of text
-
-    With --broad (text output):
-      --disturb-start     add a magnet's field, (20, -20, 15) uT in the sensor frame, to the
-                          magnetometer during each trial's first 25 s (the trials rest there)
-      --disturb-fade S    the same field, fading linearly to zero over the last S s of the 25 s
-      --rate HZ           resample the trials to HZ first (boxcar bins)
-      --trials LIST       only the trials whose names start with one of LIST (comma separated,
-                          e.g. 01,06,10), such as a tuning or a hold-out subset
-
-    """
+      swell evaluate --broad DIR fuses every trial in DIR with Swell's estimator in 9D and 6D \
+      and prints per-trial, per-category and mean RMSEs (docs/fusion.md).
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          OptionSpec(
+            "--truth", kind: .value("FILE"), help: "the BROAD trial with the ground truth"),
+          OptionSpec(
+            "--6d", aliases: ["--6D"],
+            help:
+              "remove the constant heading offset that minimises the heading error (default for "
+              + "an xArbitraryZVertical estimate)"),
+          OptionSpec(
+            "--9d", aliases: ["--9D"],
+            help: "score unaligned even for an xArbitraryZVertical estimate"),
+          OptionSpec(
+            "--broad", kind: .value("DIR"),
+            help: "evaluate Swell's fusion over a folder of BROAD trials"),
+          OptionSpec("--json", help: "print one JSON object instead of text"),
+        ]),
+      OptionGroup(
+        "With --broad (text output)",
+        [
+          OptionSpec(
+            "--disturb-start",
+            help:
+              "add a magnet's field, (20, -20, 15) uT in the sensor frame, during each trial's "
+              + "first 25 s (the trials rest there)"),
+          OptionSpec(
+            "--disturb-fade", kind: .value("S"),
+            help: "the same field, fading linearly to zero over the last S s of the 25 s"),
+          OptionSpec(
+            "--rate", kind: .value("HZ"), help: "resample the trials to HZ first (boxcar bins)"),
+          OptionSpec(
+            "--trials", kind: .value("LIST"),
+            help:
+              "only the trials whose names start with one of LIST (comma separated, e.g. "
+              + "01,06,10), such as a tuning or a hold-out subset"),
+          OptionSpec(
+            "--sensitivity", help: "scale each setting by 0.8 and 1.2 and report the spread"),
+          OptionSpec(
+            "--set", kind: .repeated("NAME=VALUE"),
+            help: "change an estimator setting (repeatable; docs/fusion.md lists them)"),
+        ]),
+    ])
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let json = arguments.flag("--json")
-    let broad = arguments.flag("--broad")
-    let force6D = arguments.flag("--6d", "--6D")
-    let force9D = arguments.flag("--9d", "--9D")
-    let truthPath = try arguments.option("--truth")
-    // Developer options of --broad (docs/fusion.md, "Robustness"): not in the help text.
+    let broadDirectory = arguments.option("--broad")
+    let broad = broadDirectory != nil
+    let force6D = arguments.flag("--6d")
+    let force9D = arguments.flag("--9d")
+    let truthPath = arguments.option("--truth")
     let sensitivity = arguments.flag("--sensitivity")
     let rate = try arguments.positiveNumber("--rate")
     let disturbStart = arguments.flag("--disturb-start")
     let disturbFade = try arguments.positiveNumber("--disturb-fade")
-    let assignments = try arguments.repeatedOption("--set")
-    let trialList = try arguments.option("--trials")
+    let assignments = arguments.repeatedOption("--set")
+    let trialList = arguments.option("--trials")
     let positional = arguments.positional()
     try arguments.finish()
     if broad {
-      guard truthPath == nil, !force6D, !force9D else {
-        throw UsageError("--broad takes no --truth, --6d or --9d")
+      guard truthPath == nil, !force6D, !force9D, positional == nil else {
+        throw UsageError("--broad takes no ESTIMATE.csv, --truth, --6d or --9d")
       }
-      let directory = positional ?? "../shared/data/broad"
+      let directory = broadDirectory ?? "."
       if let disturbFade, disturbFade > BroadTrial.startDisturbanceSeconds {
         throw UsageError(
           "--disturb-fade must be at most \(Int(BroadTrial.startDisturbanceSeconds)) s")

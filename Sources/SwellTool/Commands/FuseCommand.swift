@@ -3,42 +3,55 @@ import SwellMotion
 
 /// `swell fuse`: a raw IMU recording (any importable format) to a device-motion CSV.
 struct FuseCommand: ToolCommand {
-  static let name = "fuse"
   /// The most rows `--rate` may resample to (about 2 GB of CSV).
   static let maximumRows = 10_000_000
 
-  static let summary = "raw IMU recording to device motion (attitude, gravity, user acceleration)"
-  static let help = """
-    Usage: swell fuse INPUT -o OUT.csv [--6d|--9d] [--reference-frame NAME] [--rate HZ]
-                      [--declination DEG]
-
-    Fuses a raw motion recording into device motion, CoreMotion style, and writes the
-    device-motion CSV (FORMATS.md). INPUT is any recording Swell imports: a raw IMU CSV
-    (t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a Sensor Logger export (folder or .zip, iOS or Android),
-    or a phyphox CSV export (file, folder or .zip). A device-motion CSV passes through.
-
-    Options:
-      -o, --out FILE            the device-motion CSV to write (written atomically)
-      --6d                      gyroscope + accelerometer (default unless the frame needs north)
-      --9d                      also the magnetometer; appends magneticField.x,y,z,accuracy
-                                and heading columns
-      --reference-frame NAME    xArbitraryZVertical (default), xArbitraryCorrectedZVertical,
-                                xMagneticNorthZVertical or xTrueNorthZVertical
-      --declination DEG         magnetic declination, degrees east (needed for true north)
-      --rate HZ                 resample the output to HZ (fusion still runs on every sample)
-
-    """
+  static let spec = CommandSpec(
+    "fuse", summary: "raw IMU recording to device motion (attitude, gravity, user acceleration)",
+    arguments: [ArgumentSpec("INPUT")],
+    discussion: """
+      Fuses a raw motion recording into device motion, CoreMotion style, and writes the \
+      device-motion CSV (docs/formats.md). INPUT is any recording Swell imports: a raw IMU CSV \
+      (t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a Sensor Logger export (folder or .zip, iOS or \
+      Android), or a phyphox CSV export (file, folder or .zip). A device-motion CSV passes \
+      through. CSV files are streamed: memory does not grow with the recording.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          SharedOptions.output(
+            "the device-motion CSV to write (atomically; - for standard output)"),
+          OptionSpec(
+            "--6d", help: "gyroscope + accelerometer (default unless the frame needs north)"),
+          OptionSpec(
+            "--9d",
+            help:
+              "also the magnetometer; appends magneticField.x,y,z,accuracy and heading columns"),
+          OptionSpec(
+            "--reference-frame", kind: .value("NAME"),
+            help:
+              "xArbitraryZVertical (default), xArbitraryCorrectedZVertical, "
+              + "xMagneticNorthZVertical or xTrueNorthZVertical"),
+          OptionSpec(
+            "--declination", kind: .value("DEG"),
+            help: "magnetic declination, degrees east (needed for true north)"),
+          OptionSpec(
+            "--rate", kind: .value("HZ"),
+            help: "resample the output to HZ (fusion still runs on every sample)"),
+        ])
+    ])
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let output = try arguments.option("--out", "-o")
+    let output = arguments.option("--output")
     let sixD = arguments.flag("--6d")
     let nineD = arguments.flag("--9d")
-    let frameName = try arguments.option("--reference-frame")
+    let frameName = arguments.option("--reference-frame")
     let rate = try arguments.positiveNumber("--rate")
     let declination = try arguments.number("--declination", in: -180...180)
     let input = arguments.positional()
     try arguments.finish()
-    guard let input else { throw UsageError("needs an INPUT recording; see 'swell fuse --help'") }
+    guard let input else { throw UsageError("needs an INPUT recording; see 'swell help fuse'") }
     guard let output else { throw UsageError("needs -o OUT.csv") }
     guard !(sixD && nineD) else { throw UsageError("--6d and --9d exclude each other") }
     var frame = AttitudeReferenceFrame.xArbitraryZVertical
@@ -87,7 +100,8 @@ struct FuseCommand: ToolCommand {
       let seconds = span.upperBound - span.lowerBound
       guard seconds * rate < Double(maximumRows) else {
         throw UsageError(
-          "--rate \(rate) Hz over \(seconds) s makes more than \(maximumRows) rows; lower --rate")
+          "--rate \(displayNumber(rate)) Hz over \(displayNumber(seconds)) s makes more than \(maximumRows) rows; lower --rate"
+        )
       }
     }
     let manager = MotionManager(source: source)

@@ -10,84 +10,88 @@ import SwellWaves
 /// `swell live SCENE`: shows a scene live in an SDL window paced by vsync (or in the terminal),
 /// driven by motion from the keyboard, the mouse, a recording or a sensor.
 struct LiveCommand: ToolCommand {
-  static let name = "live"
-  static let summary = "show a scene live in a window or the terminal, driven by motion"
-  static let help = """
-    Usage: swell live SCENE|FILE.json [options]
-
-    Shows a scene (built-in: \(BuiltInScenes.names.joined(separator: ", ")); or a scene file,
-    docs/scenes.md) live in an SDL window paced by the display's vertical sync, or in the
-    terminal with --terminal. Frames are drawn by the same renderer as `swell render`.
-
-    Options:
-      --motion SOURCE     keyboard (default): arrows tilt a simulated phone;
-                          mouse: the pointer's position over the window tilts it;
-                          script:TEXT: scripted motion, e.g. "script:tilt 30deg right over 1s";
-                          FILE: a device-motion CSV or raw recording, replayed at recorded speed;
-                          iio[:NAME]: Linux IIO sensors (as `swell record`);
-                          udp:PORT: a phone streaming JSON or CSV lines (docs/sensors.md);
-                          phone:URL: phyphox remote access, e.g. phone:http://192.168.1.20:8080
-      --loop              replay the recording (or script) from the start when it ends
-      --terminal          draw in this terminal with true-colour half blocks
-      --size WxH[@S]      canvas size in points and pixels per point (default: the scene's)
-      --fps N             frame-rate cap (default: the display's refresh rate; 30 in a terminal)
-      --frames N          quit after N frames
-      --stats             print the frame statistics as one JSON line, last on standard output:
-                          {"frames", "dropped", "interval_ms_median", "interval_ms_p99",
-                          "fps_target"}
-      --screenshot-at T   save a PNG of the frame at T seconds after the first frame (the same
-                          pixels as `swell render --time T` when the window has the scene's size)
-      --screenshot PATH   where --screenshot-at writes (default swell-live-SCENE-T.png)
-      --hud               start with the HUD shown (fps, frame time, motion, viewer offset)
-      --trace-out FILE    write each frame's presentation values as `swell trace` CSV
-                          (time = the frame's target time, scene seconds) when the view ends
-    Live sensor options (iio, udp, phone):
-      --sysfs-root DIR    IIO sysfs root (default /sys/bus/iio/devices)
-      --dev-root DIR      folder of the iio:deviceN character devices (default /dev)
-      --mode MODE         IIO: auto (buffered, else polled; default), buffered or polled
-      --rate HZ           IIO: set the sampling frequency (and poll at it)
-      --listen ADDR       UDP: the IPv4 address to listen on (default 127.0.0.1)
-      --reference-frame NAME
-                          frame of the fused attitude: xArbitraryZVertical (default, 6D) or a
-                          magnetometer frame (9D; the source must have a magnetometer)
-      --response classic|sloshing, --seed-exact, --reduce-motion
-                          scene options, as for `swell render`
-
-    Keys: arrows tilt (keyboard motion), r re-centres the viewer offset, space pauses,
-    s saves a PNG screenshot, h toggles the HUD, q or Escape quits. The window can be resized.
-    Without a display, use --terminal (or run under xvfb-run).
-
-    """
+  static let spec = CommandSpec(
+    "live", summary: "show a scene live in a window or the terminal, driven by motion",
+    arguments: [ArgumentSpec("SCENE|FILE.json")],
+    discussion: """
+      Shows a scene (built-in: \(SharedOptions.sceneNames); or a scene file, docs/scenes.md) \
+      live in an SDL window paced by the display's vertical sync, or in the terminal with \
+      --terminal. Frames are drawn by the same renderer as `swell render`.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          OptionSpec(
+            "--motion", kind: .value("SOURCE"),
+            help: """
+              keyboard (default): arrows tilt a simulated phone; mouse: the pointer's position \
+              over the window tilts it; script:TEXT: scripted motion, e.g. "script:tilt 30deg \
+              right over 1s"; FILE: a device-motion CSV or raw recording, replayed at recorded \
+              speed; iio[:NAME]: Linux IIO sensors (as `swell record`); udp:PORT: a phone \
+              streaming JSON or CSV lines (docs/sensors.md); phone:URL: phyphox remote access, \
+              e.g. phone:http://192.168.1.20:8080
+              """),
+          OptionSpec(
+            "--loop", help: "replay the recording (or script) from the start when it ends"),
+          OptionSpec("--terminal", help: "draw in this terminal with true-colour half blocks"),
+          OptionSpec(
+            "--fps", kind: .value("N"),
+            help: "frame-rate cap (default: the display's refresh rate; 30 in a terminal)"),
+          OptionSpec("--frames", kind: .value("N"), help: "quit after N frames"),
+          OptionSpec(
+            "--stats",
+            help:
+              "print the frame statistics as one JSON line, last on standard output "
+              + "(docs/formats.md)"),
+          OptionSpec(
+            "--screenshot-at", kind: .value("T"),
+            help:
+              "save a PNG of the frame at T seconds after the first frame (the pixels of "
+              + "`swell render --time T` when the window has the scene's size)"),
+          OptionSpec(
+            "--screenshot", kind: .value("PATH"),
+            help: "where --screenshot-at writes (default swell-live-SCENE-T.png)"),
+          OptionSpec(
+            "--hud", help: "start with the HUD shown (fps, frame time, motion, viewer offset)"),
+          OptionSpec(
+            "--trace-out", kind: .value("FILE"),
+            help:
+              "write each frame's presentation values as `swell trace` CSV (time = the frame's "
+              + "target time, scene seconds) when the view ends"),
+        ]),
+      SharedOptions.liveSensors,
+      SharedOptions.scene,
+    ],
+    epilogue: """
+      Keys: arrows tilt (keyboard motion), r re-centres the viewer offset, space pauses, s saves \
+      a PNG screenshot, h toggles the HUD, q or Escape quits. The window can be resized. Without \
+      a display, use --terminal (or run under xvfb-run).
+      """)
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let motionSpec = try arguments.option("--motion") ?? "keyboard"
+    let motionSpec = arguments.option("--motion") ?? "keyboard"
     let terminal = arguments.flag("--terminal")
     let stats = arguments.flag("--stats")
     let hud = arguments.flag("--hud")
     let loop = arguments.flag("--loop")
-    let sizeSpec = try arguments.option("--size")
     let fps = try arguments.positiveNumber("--fps")
-    let frames = try arguments.positiveNumber("--frames")
+    let frames = try arguments.wholeNumber("--frames", in: 1...Int(Int32.max))
     let screenshotAt = try arguments.number("--screenshot-at", in: 0...1e9)
-    let screenshotPath = try arguments.option("--screenshot")
-    let traceOut = try arguments.option("--trace-out")
-    let responseName = try arguments.option("--response")
-    let seedExact = arguments.flag("--seed-exact")
-    let reduceMotion = arguments.flag("--reduce-motion")
+    let screenshotPath = arguments.option("--screenshot")
+    let traceOut = arguments.option("--trace-out")
+    let sceneOptions = try SceneLoader.options(arguments)
     var sources = LiveSourceOptions()
-    sources.sysfsRoot = try arguments.option("--sysfs-root")
-    sources.devRoot = try arguments.option("--dev-root")
-    sources.mode = try arguments.option("--mode")
+    sources.sysfsRoot = arguments.option("--sysfs-root")
+    sources.devRoot = arguments.option("--dev-root")
+    sources.mode = arguments.option("--mode")
     sources.rate = try arguments.positiveNumber("--rate")
-    sources.listen = try arguments.option("--listen")
-    let frameName = try arguments.option("--reference-frame")
+    sources.listen = arguments.option("--listen")
+    let frameName = arguments.option("--reference-frame")
     guard let sceneName = arguments.positional() else {
-      throw UsageError("missing SCENE (one of: \(BuiltInScenes.names.joined(separator: ", ")))")
+      throw UsageError("missing SCENE (one of: \(SharedOptions.sceneNames))")
     }
     try arguments.finish()
-    if let frames, frames != frames.rounded() {
-      throw UsageError("--frames must be a whole number, got \(frames)")
-    }
     if let frameName {
       guard let f = AttitudeReferenceFrame(name: frameName) else {
         throw UsageError(
@@ -112,16 +116,6 @@ struct LiveCommand: ToolCommand {
       throw UsageError("--loop applies to a recording or script:TEXT motion")
     }
 
-    var sceneOptions = SceneOptions()
-    sceneOptions.seedExact = seedExact
-    sceneOptions.reduceMotion = reduceMotion
-    if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &sceneOptions) }
-    if let responseName {
-      guard let r = WaterWaveResponse(rawValue: responseName) else {
-        throw UsageError("--response must be classic or sloshing, got '\(responseName)'")
-      }
-      sceneOptions.waterResponse = r
-    }
     let scene = try SceneLoader.load(sceneName, options: sceneOptions)
     let feed = try LiveCommand.makeFeed(motionSpec, loop: loop, sources: sources)
 
@@ -129,7 +123,7 @@ struct LiveCommand: ToolCommand {
     session.terminal = terminal
     session.traceOut = traceOut
     session.options.framesPerSecondCap = fps ?? (terminal ? 30 : nil)
-    session.options.frameLimit = frames.map { Int($0) }
+    session.options.frameLimit = frames
     session.options.screenshotAt = screenshotAt
     if let screenshotAt {
       session.options.screenshotPath =

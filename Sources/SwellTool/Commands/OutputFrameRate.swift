@@ -24,7 +24,7 @@ enum OutputFrameRate {
     guard requested <= gifMaximum else {
       throw UsageError(
         "a GIF plays at most 50 frames per second (its delays are whole hundredths of a "
-          + "second); use --fps 50 or lower, got \(requested)")
+          + "second); use --fps 50 or lower, got \(displayNumber(requested))")
     }
     return requested
   }

@@ -5,60 +5,80 @@ import Synchronization
 
 /// `swell record`: records a live motion source to a raw IMU CSV.
 struct RecordCommand: ToolCommand {
-  static let name = "record"
-  static let summary = "record a live sensor (IIO, UDP phone stream, phyphox) to a raw IMU CSV"
-  static let help = """
-    Usage: swell record SOURCE -o FILE --duration S [options]
+  static let spec = CommandSpec(
+    "record", summary: "record a live sensor (IIO, UDP phone stream, phyphox) to a raw IMU CSV",
+    arguments: [ArgumentSpec("SOURCE")],
+    discussion: """
+      Records a live motion source to the raw IMU CSV (t_s,gx,gy,gz,ax,ay,az,mx,my,mz; rad/s, \
+      m/s² specific force, µT, device frame; empty magnetometer columns for a 6D source). \
+      Timestamps start at 0 at the first sample unless --absolute-time is given (then they are \
+      the source's own: IIO scan timestamps or clock seconds, or the phone's).
 
-    Records a live motion source to the raw IMU CSV (t_s,gx,gy,gz,ax,ay,az,mx,my,mz; rad/s,
-    m/s² specific force, µT, device frame; empty magnetometer columns for a 6D source). The file
-    is written atomically when recording ends. Timestamps start at 0 at the first sample unless
-    --absolute-time is given (then they are the source's own: IIO scan timestamps or clock
-    seconds, or the phone's).
-
-    SOURCE:
-      iio[:NAME]     Linux IIO sensors; NAME picks a device by chip name, name prefix or
-                     iio:deviceN (default: the first accelerometer, with a gyroscope and
-                     magnetometer if present)
-      udp:PORT       a phone streaming JSON or CSV lines over UDP (see docs/sensors.md)
-      phone:URL      a phone running phyphox with remote access on, e.g.
-                     phone:http://192.168.1.20:8080 (polls its /get; see docs/sensors.md)
-
-    Options:
-      -o, --out FILE        the CSV to write
-      --duration S          stop after S seconds (wall clock)
-      --samples N           stop after N samples (before the duration if reached)
-      --absolute-time       keep the source's timestamps
-      --sysfs-root DIR      IIO sysfs root (default /sys/bus/iio/devices)
-      --dev-root DIR        folder of the iio:deviceN character devices (default /dev)
-      --mode MODE           IIO: auto (buffered, else polled; default), buffered or polled
-      --rate HZ             IIO: set the sampling frequency (and poll at it)
-      --listen ADDR         UDP: the IPv4 address to listen on (default 127.0.0.1;
-                            0.0.0.0 for a phone on the network)
-      --format FORMAT       UDP: auto (default), json or csv
-      --buffers SPEC        phyphox: buffer names X,Y,Z,TIME;X,Y,Z,TIME[;X,Y,Z,TIME] for
-                            accelerometer; gyroscope[; magnetometer or none] (default
-                            accX,accY,accZ,acc_time;gyrX,gyrY,gyrZ,gyr_time;magX,magY,magZ,mag_time)
-      --poll-interval S     phyphox: seconds between polls (default 0.05)
-
-    """
+      SOURCE is iio[:NAME] (Linux IIO sensors; NAME picks a device by chip name, name prefix or \
+      iio:deviceN; default: the first accelerometer, with a gyroscope and magnetometer if \
+      present), udp:PORT (a phone streaming JSON or CSV lines over UDP, docs/sensors.md) or \
+      phone:URL (a phone running phyphox with remote access on, e.g. \
+      phone:http://192.168.1.20:8080).
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          SharedOptions.output("the CSV to write"),
+          OptionSpec("--duration", kind: .value("S"), help: "stop after S seconds (wall clock)"),
+          OptionSpec(
+            "--samples", kind: .value("N"),
+            help: "stop after N samples (before the duration if reached)"),
+          OptionSpec("--absolute-time", help: "keep the source's timestamps"),
+        ]),
+      OptionGroup(
+        "Source options",
+        [
+          OptionSpec(
+            "--sysfs-root", kind: .value("DIR"),
+            help: "IIO sysfs root (default /sys/bus/iio/devices)"),
+          OptionSpec(
+            "--dev-root", kind: .value("DIR"),
+            help: "folder of the iio:deviceN character devices (default /dev)"),
+          OptionSpec(
+            "--mode", kind: .value("MODE"),
+            help: "IIO: auto (buffered, else polled; default), buffered or polled"),
+          OptionSpec(
+            "--rate", kind: .value("HZ"), help: "IIO: set the sampling frequency (and poll at it)"),
+          OptionSpec(
+            "--listen", kind: .value("ADDR"),
+            help:
+              "UDP: the IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for a phone on the "
+              + "network)"),
+          OptionSpec("--format", kind: .value("FORMAT"), help: "UDP: auto (default), json or csv"),
+          OptionSpec(
+            "--buffers", kind: .value("SPEC"),
+            help:
+              "phyphox: buffer names X,Y,Z,TIME;X,Y,Z,TIME[;X,Y,Z,TIME] for accelerometer; "
+              + "gyroscope[; magnetometer or none] (default "
+              + "accX,accY,accZ,acc_time;gyrX,gyrY,gyrZ,gyr_time;magX,magY,magZ,mag_time)"),
+          OptionSpec(
+            "--poll-interval", kind: .value("S"),
+            help: "phyphox: seconds between polls (default 0.05)"),
+        ]),
+    ])
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let output = try arguments.option("--out", "-o")
+    let output = arguments.option("--output")
     let duration = try arguments.positiveNumber("--duration")
     let maxSamples = try arguments.positiveNumber("--samples")
     let absolute = arguments.flag("--absolute-time")
-    let sysfsRoot = try arguments.option("--sysfs-root")
-    let devRoot = try arguments.option("--dev-root")
-    let modeName = try arguments.option("--mode")
+    let sysfsRoot = arguments.option("--sysfs-root")
+    let devRoot = arguments.option("--dev-root")
+    let modeName = arguments.option("--mode")
     let rate = try arguments.positiveNumber("--rate")
-    let listen = try arguments.option("--listen")
-    let formatName = try arguments.option("--format")
-    let bufferSpec = try arguments.option("--buffers")
+    let listen = arguments.option("--listen")
+    let formatName = arguments.option("--format")
+    let bufferSpec = arguments.option("--buffers")
     let pollInterval = try arguments.positiveNumber("--poll-interval")
-    let spec = arguments.positional()
+    let sourceSpec = arguments.positional()
     try arguments.finish()
-    guard let spec else { throw UsageError("needs a SOURCE; see 'swell record --help'") }
+    guard let spec = sourceSpec else { throw UsageError("needs a SOURCE; see 'swell help record'") }
     guard let output else { throw UsageError("needs -o FILE") }
     guard let duration else { throw UsageError("needs --duration S") }
     if let maxSamples, maxSamples != maxSamples.rounded() {

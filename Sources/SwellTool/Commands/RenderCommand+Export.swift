@@ -91,7 +91,7 @@ struct SceneExportJob {
     if let t = singleTime {
       let index = t * framesPerSecond
       guard index < Double(Self.maximumFrames) else {
-        throw ToolError("--time \(t) is beyond \(Self.maximumFrames) frames")
+        throw ToolError("--time \(displayNumber(t)) is beyond \(Self.maximumFrames) frames")
       }
       first = Int(index.rounded())
     } else if format.isSingleFrame {
@@ -135,35 +135,51 @@ struct SceneExportJob {
   }
 }
 
-/// A progress line on standard error (terminal only): frames done, percentage and ETA.
+/// Progress on standard error for work that takes a while: on a terminal, a bar with the count,
+/// percentage and ETA redrawn in place; otherwise (a log, a pipe), once the work has run for a
+/// second, one plain line at every 10 % (`swell render: 40% (frame 240/600)`).
 struct ProgressLine {
   let console: Console
   let label: String
   let total: Int
+  /// The unit counted (`frame`, `row`).
+  var unit = "frame"
   private let clock = ContinuousClock()
   private let start: ContinuousClock.Instant
   private var lastDraw: ContinuousClock.Instant?
   private var drawn = false
+  private var lastTenth = 0
 
-  init(console: Console, label: String, total: Int) {
+  init(console: Console, label: String, total: Int, unit: String = "frame") {
     self.console = console
     self.label = label
     self.total = total
+    self.unit = unit
     start = clock.now
   }
 
   mutating func update(done: Int) {
-    guard console.isInteractive, total > 1 else { return }
+    guard total > 1 else { return }
     let now = clock.now
+    let elapsed = SceneExportJob.seconds(start.duration(to: now))
+    guard console.isInteractive else {
+      let tenth = 10 * done / total
+      if tenth > lastTenth {
+        lastTenth = tenth
+        if elapsed >= 1 {
+          console.err("\(label): \(tenth * 10)% (\(unit) \(done)/\(total))\n")
+        }
+      }
+      return
+    }
     if let lastDraw, lastDraw.duration(to: now) < .milliseconds(100), done < total { return }
     lastDraw = now
-    let elapsed = SceneExportJob.seconds(start.duration(to: now))
     let remaining = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
     let width = 24
     let filled = total > 0 ? width * done / total : 0
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     console.err(
-      "\r\u{1B}[K\(label): [\(bar)] frame \(done)/\(total) \(100 * done / max(total, 1))% "
+      "\r\u{1B}[K\(label): [\(bar)] \(unit) \(done)/\(total) \(100 * done / max(total, 1))% "
         + "ETA \(Int(remaining.rounded(.up))) s")
     drawn = true
   }

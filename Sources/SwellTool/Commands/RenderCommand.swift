@@ -8,68 +8,65 @@ import SwellWaves
 /// `swell render SCENE|FILE.json`: a scene under motion to PNG/SVG/PDF frames or MP4/GIF/WebP/
 /// APNG video.
 struct RenderCommand: ToolCommand {
-  static let name = "render"
-  static let summary = "render a scene under motion to PNG/SVG/PDF frames or MP4/GIF/WebP video"
-  static let help = """
-    Usage: swell render SCENE|FILE.json [--motion FILE | --script TEXT] [-o OUT]
-                        [--duration S] [--fps N] [--size WxH[@S]] [--time T]
-                        [--seed-exact] [--response classic|sloshing] [--reduce-motion]
-                        [--preset NAME] [--motion-rate HZ]
-
-    Renders SCENE (built-in: \(BuiltInScenes.names.joined(separator: ", "))) or a scene file
-    (docs/scenes.md) under device motion, with an offline display link: frame 0 at the first
-    motion timestamp, then one frame every 1/fps seconds; floor(duration * fps) + 1 frames.
-
-    Options:
-      --motion FILE          device motion: a device-motion CSV, or any raw recording that
-                             'swell fuse' reads (fused on the fly)
-      --script TEXT          scripted motion, e.g. "hold 1s; tilt 30deg right over 0.5s";
-                             without --motion or --script the device rests upright
-      --motion-rate HZ       the rate scripted motion is sampled at (default 100)
-      -o, --out OUT          the output; its extension picks the format: .png .svg .pdf .mp4
-                             .gif .webp .apng, or a numbered pattern such as frames/%05d.png
-                             (default SCENE.mp4)
-      --duration S           seconds to render (default: the motion's span; 5 s without motion)
-      --fps N                frames per second (default 60; GIF: default and limit 50)
-      --size WxH[@S]         canvas size in points and pixels per point (default: the scene's)
-      --time T               render one frame, at T seconds after the first motion sample
-                             (PNG and SVG hold one frame: without --time they show the last
-                             frame of the duration)
-      --seed-exact           the seed's literal tilt and amplitude rule
-      --response NAME        the water's response: classic or sloshing
-      --reduce-motion        Reduce Motion: no wave motion, tilt or viewer offset
-      --preset NAME          the libx264 preset for MP4 (default veryfast)
-      --timing               also print the drawing time per frame and the end-to-end rate
-
-    A progress line with the frame count and ETA is drawn on standard error when it is a
-    terminal. The output appears only when complete (written to a temporary file and renamed).
-
-    """
+  static let spec = CommandSpec(
+    "render", summary: "render a scene under motion to PNG/SVG/PDF frames or MP4/GIF/WebP video",
+    arguments: [ArgumentSpec("SCENE|FILE.json")],
+    discussion: """
+      Renders SCENE (built-in: \(SharedOptions.sceneNames)) or a scene file (docs/scenes.md) \
+      under device motion, with an offline display link: frame 0 at the first motion timestamp, \
+      then one frame every 1/fps seconds.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          SharedOptions.output(
+            "the output; its extension picks the format: .png .svg .pdf .mp4 .gif .webp .apng, "
+              + "or a numbered pattern such as frames/%05d.png (default SCENE.mp4; - for "
+              + "standard output)"),
+          OptionSpec(
+            "--duration", kind: .value("S"),
+            help: "seconds to render (default: the motion's span; 5 s without motion)"),
+          OptionSpec(
+            "--fps", kind: .value("N"),
+            help: "frames per second (default 60; GIF: default and limit 50)"),
+          OptionSpec(
+            "--time", kind: .value("T"),
+            help:
+              "render one frame, at T seconds after the first motion sample (PNG and SVG hold one "
+              + "frame: without --time they show the last frame of the duration)"),
+          OptionSpec(
+            "--preset", kind: .value("NAME"), help: "the libx264 preset for MP4 (default veryfast)"),
+          OptionSpec(
+            "--timing", help: "also print the drawing time per frame and the end-to-end rate"),
+        ]),
+      SharedOptions.motion,
+      SharedOptions.scene,
+    ],
+    epilogue: """
+      Progress goes to standard error: a bar with the frame count and ETA on a terminal, a plain \
+      line every 10 % otherwise. The output appears only when complete (written to a temporary \
+      file and renamed).
+      """)
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let motionPath = try arguments.option("--motion")
-    let scriptText = try arguments.option("--script")
     let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
-    let output = try arguments.option("--out", "-o")
+    let output = arguments.option("--output")
     let duration = try arguments.number("--duration", in: 0...1e6)
     let requestedFPS = try arguments.positiveNumber("--fps")
-    let sizeSpec = try arguments.option("--size")
     let time = try arguments.number("--time", in: 0...1e6)
-    let responseName = try arguments.option("--response")
-    let preset = try arguments.option("--preset") ?? "veryfast"
+    let preset = arguments.option("--preset") ?? "veryfast"
     let timing = arguments.flag("--timing")
-    var options = SceneLoader.flags(&arguments)
+    let options = try SceneLoader.options(arguments)
     let positional = arguments.positional()
     try arguments.finish()
     let sceneName = try SceneLoader.required(positional)
-
-    if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
-    if let responseName { try SceneLoader.apply(response: responseName, to: &options) }
     if let f = requestedFPS, f > 1000 {
-      throw UsageError("--fps must be at most 1000, got \(f)")
+      throw UsageError("--fps must be at most 1000, got \(displayNumber(f))")
     }
     let motion = try MotionInput.load(
-      motionPath: motionPath, script: scriptText, rate: motionRate)
+      motionPath: arguments.option("--motion"), script: arguments.option("--script"),
+      rate: motionRate)
     let scene = try SceneLoader.load(sceneName, options: options)
     let out = output ?? "\(scene.name).mp4"
     let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out)
@@ -99,14 +96,17 @@ enum SceneLoader {
     }
   }
 
-  /// The scene flags every scene command takes: `--seed-exact` and `--reduce-motion`.
+  /// The shared scene options (`SharedOptions.scene`): size, rule, response, Reduce Motion.
   ///
-  /// - Parameter arguments: The command's arguments; the flags are consumed.
-  /// - Returns: Scene options with those flags set.
-  static func flags(_ arguments: inout Arguments) -> SceneOptions {
+  /// - Parameter arguments: The command's arguments.
+  /// - Returns: The scene options.
+  /// - Throws: ``UsageError`` for a bad size or response.
+  static func options(_ arguments: Arguments) throws(UsageError) -> SceneOptions {
     var options = SceneOptions()
     options.seedExact = arguments.flag("--seed-exact")
     options.reduceMotion = arguments.flag("--reduce-motion")
+    if let size = arguments.option("--size") { try apply(size: size, to: &options) }
+    if let response = arguments.option("--response") { try apply(response: response, to: &options) }
     return options
   }
 

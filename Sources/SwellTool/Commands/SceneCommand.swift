@@ -5,25 +5,36 @@ import SwellScenes
 /// `swell scene print NAME` writes a built-in scene as a scene file; `swell scene check FILE`
 /// validates one.
 struct SceneCommand: ToolCommand {
-  static let name = "scene"
-  static let summary = "print a built-in scene as a JSON scene file, or check a scene file"
-  static let help = """
-    Usage: swell scene print NAME [--size WxH[@S]] [-o FILE]
-           swell scene check FILE.json
+  static let spec = CommandSpec(
+    "scene", summary: "print a built-in scene as a JSON scene file, or check a scene file",
+    arguments: [ArgumentSpec("print NAME | check FILE.json")],
+    discussion: """
+      swell scene print NAME writes the built-in scene NAME \
+      (\(BuiltInScenes.fileNames.joined(separator: ", "))) as a scene file (docs/scenes.md), to \
+      standard output or atomically to FILE: a starting point for your own scenes ('swell render \
+      FILE.json'); --size lays it out for that canvas, as 'swell render NAME --size' does.
 
-      print NAME    writes the built-in scene NAME (\(BuiltInScenes.fileNames.joined(separator: ", ")))
-                    as a scene file (docs/scenes.md), to standard output or atomically to FILE:
-                    a starting point for your own scenes ('swell render FILE.json');
-                    --size lays it out for that canvas (points, pixels per point), as
-                    'swell render NAME --size' does
-      check FILE    reads and validates a scene file; prints a one-line summary, or the first
-                    problem with the JSON path of the bad field
-
-    """
+      swell scene check FILE.json reads and validates a scene file and prints a one-line \
+      summary, or the first problem with the JSON path of the bad field. Keys Swell does not \
+      know (a misspelt optional key) are warned about on standard error, or refused with \
+      --strict.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          SharedOptions.output("print: write to FILE (atomically) instead of standard output"),
+          OptionSpec(
+            "--size", kind: .value("WxH[@S]"),
+            help: "print: canvas size in points and pixels per point"),
+          OptionSpec("--strict", help: "check: unknown keys are errors, not warnings"),
+        ])
+    ])
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let output = try arguments.option("--out", "-o")
-    let sizeSpec = try arguments.option("--size")
+    let output = arguments.option("--output")
+    let sizeSpec = arguments.option("--size")
+    let strict = arguments.flag("--strict")
     guard let action = arguments.positional() else {
       throw UsageError("needs an action: print NAME or check FILE.json")
     }
@@ -31,6 +42,7 @@ struct SceneCommand: ToolCommand {
     try arguments.finish()
     switch action {
     case "print":
+      guard !strict else { throw UsageError("--strict applies to check") }
       guard let target else {
         throw UsageError(
           "print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
@@ -66,6 +78,15 @@ struct SceneCommand: ToolCommand {
         scene = try FileScene(contentsOf: URL(fileURLWithPath: target))
       } catch let e as SceneFileError {
         throw ToolError(e.message)
+      }
+      let data = (try? Data(contentsOf: URL(fileURLWithPath: target))) ?? Data()
+      let unknown = SceneFile.unknownKeys(in: data, decoded: scene.file)
+      if !unknown.isEmpty {
+        let list = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
+        let text =
+          "\(target): \(unknown.count) unknown key\(unknown.count == 1 ? "" : "s"): \(list)"
+        if strict { throw ToolError(text + " (--strict)") }
+        console.err("swell scene: warning: \(text)\n")
       }
       let layers = scene.root.allLayers.count - 1
       console.out(

@@ -4,24 +4,29 @@ import SwellSensors
 
 /// `swell sensors`: lists the Linux IIO motion sensors.
 struct SensorsCommand: ToolCommand {
-  static let name = "sensors"
-  static let summary = "list Linux motion sensors (IIO accelerometers, gyroscopes, magnetometers)"
-  static let help = """
-    Usage: swell sensors [--sysfs-root DIR] [--dev-root DIR]
-
-    Lists the Industrial I/O devices with accelerometer, gyroscope or magnetometer channels:
-    name, device, channels, sampling rate, scale, offset, mount matrix, and whether buffered
-    reads are possible. Exits with status 1 and says why when there are none.
-
-    Options:
-      --sysfs-root DIR   where the iio:deviceN folders are (default /sys/bus/iio/devices)
-      --dev-root DIR     where the iio:deviceN character devices are (default /dev)
-
-    """
+  static let spec = CommandSpec(
+    "sensors", summary: "list Linux motion sensors (IIO accelerometers, gyroscopes, magnetometers)",
+    discussion: """
+      Lists the Industrial I/O devices with accelerometer, gyroscope or magnetometer channels: \
+      name, device, channels, sampling rate, scale, offset, mount matrix, and whether buffered \
+      reads are possible. Exits with status 1 and says why when there are none.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          OptionSpec(
+            "--sysfs-root", kind: .value("DIR"),
+            help: "where the iio:deviceN folders are (default /sys/bus/iio/devices)"),
+          OptionSpec(
+            "--dev-root", kind: .value("DIR"),
+            help: "where the iio:deviceN character devices are (default /dev)"),
+        ])
+    ])
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let root = try arguments.option("--sysfs-root") ?? IIOSysfs.defaultRoot
-    let devRoot = try arguments.option("--dev-root") ?? "/dev"
+    let root = arguments.option("--sysfs-root") ?? IIOSysfs.defaultRoot
+    let devRoot = arguments.option("--dev-root") ?? "/dev"
     try arguments.finish()
     let devices: [IIODevice]
     do {

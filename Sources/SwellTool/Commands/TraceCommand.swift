@@ -6,50 +6,45 @@ import SwellWaves
 /// `swell trace SCENE`: per-frame presentation values of a scene under motion, as CSV or JSON
 /// (FORMATS.md "Trace"), computed with the offline display link.
 struct TraceCommand: ToolCommand {
-  static let name = "trace"
-  static let summary = "per-frame presentation values (wave tilt, amplitude, phase) as CSV or JSON"
-  static let help = """
-    Usage: swell trace SCENE|FILE.json [--motion FILE | --script TEXT] [--fps N] [--duration S]
-                       [--format csv|json] [--seed-exact] [--response classic|sloshing]
-                       [--reduce-motion] [--motion-rate HZ] [-o FILE]
-
-    Plays SCENE (a built-in scene: \(BuiltInScenes.names.joined(separator: ", "))) or a scene
-    file (docs/scenes.md; its "trace" field picks the columns) under device motion with an
-    offline display link and writes one row per frame: the frame's target time, then the traced
-    presentation values (angles in radians in (-pi, pi], lengths in points).
-    There are floor(duration * fps) + 1 rows, frame 0 at the first motion timestamp.
-
-    Options:
-      --motion FILE          device motion: a device-motion CSV, or any raw recording that
-                             'swell fuse' reads (fused on the fly)
-      --script TEXT          scripted motion, e.g. "hold 1s; tilt 30deg right over 0.5s"
-                             (see docs/script.md); without --motion or --script the device
-                             rests upright in portrait
-      --motion-rate HZ       the rate scripted motion is sampled at (default 100)
-      --fps N                frames per second (default 60)
-      --duration S           seconds to trace (default: the motion's span; 5 s without motion)
-      --format csv|json      CSV with a header row (default) or a JSON array of objects
-      --seed-exact           the seed's literal tilt and amplitude rule
-      --response NAME        classic (default: the seed's 1 s eased tilt) or sloshing
-                             (a physically based sloshing mode)
-      --reduce-motion        Reduce Motion: no wave motion, tilt or amplitude response
-      -o, --out FILE         write to FILE (atomically) instead of standard output
-
-    """
+  static let spec = CommandSpec(
+    "trace", summary: "per-frame presentation values (wave tilt, amplitude, phase) as CSV or JSON",
+    arguments: [ArgumentSpec("SCENE|FILE.json")],
+    discussion: """
+      Plays SCENE (built-in: \(SharedOptions.sceneNames)) or a scene file (docs/scenes.md; its \
+      "trace" field picks the columns) under device motion with an offline display link and \
+      writes one row per frame: the frame's target time, then the traced presentation values \
+      (angles in radians in (-pi, pi], lengths in points; docs/formats.md). Frame 0 is at the \
+      first motion timestamp.
+      """,
+    groups: [
+      OptionGroup(
+        nil,
+        [
+          SharedOptions.output("write to FILE (atomically) instead of standard output"),
+          OptionSpec("--fps", kind: .value("N"), help: "frames per second (default 60)"),
+          OptionSpec(
+            "--duration", kind: .value("S"),
+            help: "seconds to trace (default: the motion's span; 5 s without motion)"),
+          OptionSpec(
+            "--format", kind: .value("csv|json"),
+            help: "CSV with a header row (default) or a JSON array of objects"),
+        ]),
+      SharedOptions.motion,
+      SharedOptions.scene,
+    ])
 
   /// The most frames one trace (and the most samples one script) may have.
   static let maximumFrames = 5_000_000
 
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let motionPath = try arguments.option("--motion")
-    let scriptText = try arguments.option("--script")
+    let motionPath = arguments.option("--motion")
+    let scriptText = arguments.option("--script")
     let fps = try arguments.positiveNumber("--fps") ?? 60
     let duration = try arguments.positiveNumber("--duration")
     let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
-    let format = try arguments.option("--format") ?? "csv"
-    let responseName = try arguments.option("--response")
-    let output = try arguments.option("--out", "-o")
-    var options = SceneLoader.flags(&arguments)
+    let format = arguments.option("--format") ?? "csv"
+    let output = arguments.option("--output")
+    let options = try SceneLoader.options(arguments)
     let positional = arguments.positional()
     try arguments.finish()
     let sceneName = try SceneLoader.required(positional)
@@ -57,7 +52,6 @@ struct TraceCommand: ToolCommand {
     guard format == "csv" || format == "json" else {
       throw UsageError("--format must be csv or json, got '\(format)'")
     }
-    if let responseName { try SceneLoader.apply(response: responseName, to: &options) }
     guard motionPath == nil || scriptText == nil else {
       throw UsageError("--motion and --script exclude each other")
     }
@@ -103,8 +97,7 @@ struct TraceCommand: ToolCommand {
       }
       text = ""
     }
-    let showProgress = console.isInteractive && count > 10_000
-    var lastPercent = -1
+    var progress = ProgressLine(console: console, label: "swell trace", total: count, unit: "row")
     var done = 0
     do {
       while done < count {
@@ -115,19 +108,13 @@ struct TraceCommand: ToolCommand {
           done += 1
         }
         try flush()
-        if showProgress {
-          let percent = done * 100 / count
-          if percent != lastPercent {
-            lastPercent = percent
-            console.err("\rswell trace: \(percent)%")
-          }
-        }
+        progress.update(done: done)
       }
     } catch let e as SceneMotionError {
-      if showProgress { console.err("\r\u{1B}[K") }
+      progress.clear()
       throw ToolError(e.message)
     }
-    if showProgress { console.err("\r\u{1B}[K") }
+    progress.clear()
     text += trace.footer
     try flush()
     do {

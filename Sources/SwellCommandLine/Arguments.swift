@@ -1,0 +1,295 @@
+import Foundation
+
+/// A mistake in the command line: an unknown or misspelt option, a missing or malformed value.
+/// The tool prints it as one line and exits with ``ExitCode/usage`` (64, `EX_USAGE`).
+public struct UsageError: Error, CustomStringConvertible, Sendable {
+  /// The one-line reason.
+  public var message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: The one-line reason.
+  public init(_ message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// A failure of the work itself (a bad input file, an encoder that failed): one line, exit 1.
+public struct ToolError: Error, CustomStringConvertible, Sendable {
+  /// The one-line reason.
+  public var message: String
+
+  /// Creates an error.
+  ///
+  /// - Parameter message: The one-line reason.
+  public init(_ message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// The exit statuses of the tool (`sysexits.h` for usage).
+public enum ExitCode {
+  /// Success.
+  public static let success: Int32 = 0
+  /// The work failed (bad input, a failed encoder).
+  public static let failure: Int32 = 1
+  /// The command line was wrong (`EX_USAGE`).
+  public static let usage: Int32 = 64
+  /// Interrupted by SIGINT (128 + 2).
+  public static let interrupted: Int32 = 130
+  /// Terminated by SIGTERM (128 + 15).
+  public static let terminated: Int32 = 143
+}
+
+/// The words of a command line checked against a ``CommandSpec``: every option is declared,
+/// values are where they must be, `--name=value` is split, `--` ends the options. Commands then
+/// read their options by name (``option(_:)``, ``flag(_:)``, ``number(_:in:)``, ...); reading a
+/// name the spec does not declare is a programming error and traps.
+public struct Arguments: Sendable {
+  /// The command's declaration.
+  public let spec: CommandSpec
+  private var values: [String: [String]] = [:]
+  private var given: [String: String] = [:]
+  private var positionals: [String] = []
+  private var nextPositional = 0
+  /// True when `-h` or `--help` was given (before `--`).
+  public private(set) var wantsHelp = false
+
+  /// Parses the words after the command's name.
+  ///
+  /// - Parameters:
+  ///   - words: The words.
+  ///   - spec: The command's declaration.
+  /// - Throws: ``UsageError`` for an unknown option (with "did you mean" when one is close) or
+  ///   an option without its value.
+  public init(_ words: [String], spec: CommandSpec) throws(UsageError) {
+    self.spec = spec
+    var i = 0
+    var optionsEnded = false
+    while i < words.count {
+      let word = words[i]
+      i += 1
+      if optionsEnded || word == "-" || !word.hasPrefix("-") || Double(word) != nil {
+        positionals.append(word)
+        continue
+      }
+      if word == "--" {
+        optionsEnded = true
+        continue
+      }
+      if word == "-h" || word == "--help" {
+        wantsHelp = true
+        continue
+      }
+      var name = word
+      var inline: String?
+      if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
+        name = String(word[..<eq])
+        inline = String(word[word.index(after: eq)...])
+      }
+      guard let option = spec.option(named: name) else {
+        throw UsageError(
+          "unknown option \(name)"
+            + Suggestion.didYouMean(name, among: spec.options.flatMap(\.names) + ["--help"]))
+      }
+      let key = option.displayName
+      given[key] = name
+      switch option.kind {
+      case .flag:
+        if inline != nil { throw UsageError("\(name) takes no value") }
+        values[key, default: []].append("")
+      case .value, .repeated:
+        let value: String
+        if let inline {
+          value = inline
+        } else {
+          guard i < words.count else { throw UsageError("\(name) needs a value") }
+          value = words[i]
+          i += 1
+        }
+        values[key, default: []].append(value)
+      }
+    }
+  }
+
+  private func declared(_ name: String) -> OptionSpec {
+    guard let option = spec.option(named: name) else {
+      preconditionFailure("\(spec.name) reads \(name), which its spec does not declare")
+    }
+    return option
+  }
+
+  /// Whether a flag was given.
+  ///
+  /// - Parameter name: Any of the flag's names.
+  /// - Returns: True when given.
+  public func flag(_ name: String) -> Bool {
+    values[declared(name).displayName] != nil
+  }
+
+  /// An option's value (the last one when it is given twice).
+  ///
+  /// - Parameter name: Any of the option's names.
+  /// - Returns: The value, or `nil` when not given.
+  public func option(_ name: String) -> String? {
+    values[declared(name).displayName]?.last
+  }
+
+  /// Every value of a repeatable option, in order.
+  ///
+  /// - Parameter name: Any of the option's names.
+  /// - Returns: The values (empty when not given).
+  public func repeatedOption(_ name: String) -> [String] {
+    values[declared(name).displayName] ?? []
+  }
+
+  /// A numeric option, checked against a range.
+  ///
+  /// - Parameters:
+  ///   - name: Any of the option's names.
+  ///   - range: The allowed values (default: every finite number).
+  /// - Returns: The number, or `nil` when not given.
+  /// - Throws: ``UsageError`` for a non-number, a non-finite number or one out of range.
+  public func number(
+    _ name: String,
+    in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+  ) throws(UsageError) -> Double? {
+    guard let (shown, v) = try parsedNumber(name) else { return nil }
+    guard range.contains(v) else {
+      throw UsageError(
+        "\(shown) must be between \(displayNumber(range.lowerBound)) and "
+          + "\(displayNumber(range.upperBound)), got \(displayNumber(v))")
+    }
+    return v
+  }
+
+  /// A numeric option that must be greater than zero.
+  ///
+  /// - Parameter name: Any of the option's names.
+  /// - Returns: The number, or `nil` when not given.
+  /// - Throws: ``UsageError`` for a non-number or a number ≤ 0.
+  public func positiveNumber(_ name: String) throws(UsageError) -> Double? {
+    guard let (shown, v) = try parsedNumber(name) else { return nil }
+    guard v > 0 else {
+      throw UsageError("\(shown) must be greater than zero, got \(displayNumber(v))")
+    }
+    return v
+  }
+
+  /// A whole-number option, checked against a range.
+  ///
+  /// - Parameters:
+  ///   - name: Any of the option's names.
+  ///   - range: The allowed values.
+  /// - Returns: The number, or `nil` when not given.
+  /// - Throws: ``UsageError`` for a non-number, a fraction or one out of range.
+  public func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard
+      let v = try number(name, in: Double(range.lowerBound)...Double(range.upperBound))
+    else { return nil }
+    guard v == v.rounded() else {
+      throw UsageError(
+        "\(given[declared(name).displayName] ?? name) must be a whole number, got \(displayNumber(v))"
+      )
+    }
+    return Int(v)
+  }
+
+  private func parsedNumber(_ name: String) throws(UsageError) -> (String, Double)? {
+    let option = declared(name)
+    guard let text = values[option.displayName]?.last else { return nil }
+    let shown = given[option.displayName] ?? option.displayName
+    guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+      throw UsageError("\(shown) must be a number, got '\(text)'")
+    }
+    return (shown, v)
+  }
+
+  /// The next positional argument, or `nil`.
+  public mutating func positional() -> String? {
+    guard nextPositional < positionals.count else { return nil }
+    defer { nextPositional += 1 }
+    return positionals[nextPositional]
+  }
+
+  /// Checks that every positional argument was taken.
+  ///
+  /// - Throws: ``UsageError`` naming the first extra argument.
+  public func finish() throws(UsageError) {
+    if nextPositional < positionals.count {
+      throw UsageError("unexpected argument '\(positionals[nextPositional])'")
+    }
+  }
+}
+
+/// "Did you mean" for a misspelt command or option: the closest known word within an edit
+/// distance of about a third of its length.
+public enum Suggestion {
+  /// The suffix of a message: ` (did you mean --output?)`, or empty.
+  ///
+  /// - Parameters:
+  ///   - word: What was typed.
+  ///   - candidates: The known words.
+  /// - Returns: The suffix.
+  public static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    guard let best = closest(word, among: candidates) else { return "" }
+    return " (did you mean \(best)?)"
+  }
+
+  /// The closest candidate, if close enough.
+  ///
+  /// - Parameters:
+  ///   - word: What was typed.
+  ///   - candidates: The known words.
+  /// - Returns: The candidate, or `nil`.
+  public static func closest(_ word: String, among candidates: [String]) -> String? {
+    let limit = max(1, min(3, word.count / 3))
+    var best: (String, Int)?
+    for c in candidates {
+      let d = distance(word, c)
+      if d <= limit, d < best?.1 ?? Int.max { best = (c, d) }
+    }
+    return best?.0
+  }
+
+  /// The Levenshtein distance (insertions, deletions, substitutions; an adjacent swap counts 1).
+  static func distance(_ a: String, _ b: String) -> Int {
+    let x = Array(a)
+    let y = Array(b)
+    if x.isEmpty { return y.count }
+    if y.isEmpty { return x.count }
+    var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+    for i in 0...x.count { d[i][0] = i }
+    for j in 0...y.count { d[0][j] = j }
+    for i in 1...x.count {
+      for j in 1...y.count {
+        let cost = x[i - 1] == y[j - 1] ? 0 : 1
+        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+        if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+          d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+        }
+      }
+    }
+    return d[x.count][y.count]
+  }
+}
+
+/// A number for people to read: the shortest decimal with at most 15 significant digits that
+/// reads back as the same value to within the last bits (`0.1 + 0.02` prints `0.12`, not
+/// `0.12000000000000001`); integers without a fraction; exponent form for very large or small.
+///
+/// - Parameter v: The value.
+/// - Returns: The text.
+public func displayNumber(_ v: Double) -> String {
+  guard v.isFinite else { return "\(v)" }
+  if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+  for digits in 1...15 {
+    let text = String(format: "%.\(digits)g", v)
+    if let back = Double(text), abs(back - v) <= 4 * v.ulp {
+      return text.contains("e") ? text : text
+    }
+  }
+  return "\(v)"
+}

@@ -1,0 +1,142 @@
+/// The declaration of one option: its names, what it takes, and its help line. Usage and help
+/// text are generated from these declarations (as swift-argument-parser's `@Option`/`@Flag` do),
+/// so the help cannot drift from what the parser accepts.
+public struct OptionSpec: Hashable, Sendable {
+  /// What follows the option on the command line.
+  public enum Kind: Hashable, Sendable {
+    /// Nothing: a flag.
+    case flag
+    /// One value, e.g. `--fps N`.
+    case value(String)
+    /// One value each time it is given; the option may repeat (`--set NAME=VALUE`).
+    case repeated(String)
+  }
+
+  /// The names shown in help, short first (`-o`, `--output`).
+  public var names: [String]
+  /// Names also accepted but not shown (`--out`, an older spelling).
+  public var aliases: [String]
+  /// What it takes.
+  public var kind: Kind
+  /// The help text (may span lines; it is wrapped at 100 columns).
+  public var help: String
+
+  /// Declares an option.
+  ///
+  /// - Parameters:
+  ///   - names: The names shown in help (`"-o", "--output"`).
+  ///   - aliases: Names accepted but not shown.
+  ///   - kind: A flag, or the value's placeholder (`.value("N")`).
+  ///   - help: The help text.
+  public init(_ names: String..., aliases: [String] = [], kind: Kind = .flag, help: String) {
+    self.names = names
+    self.aliases = aliases
+    self.kind = kind
+    self.help = help
+  }
+
+  /// Every name that selects the option.
+  public var allNames: [String] { names + aliases }
+
+  /// The option's name in messages: its first long name, else its first.
+  public var displayName: String { names.first { $0.hasPrefix("--") } ?? names.first ?? "" }
+
+  /// True when the option takes a value.
+  public var takesValue: Bool {
+    if case .flag = kind { return false }
+    return true
+  }
+
+  /// The names and value as help shows them (`-o, --output FILE`).
+  public var signature: String {
+    let joined = names.joined(separator: ", ")
+    switch kind {
+    case .flag: return joined
+    case .value(let v), .repeated(let v): return "\(joined) \(v)"
+    }
+  }
+}
+
+/// Options shown together under a heading (`Scene options:`), shared by several commands.
+public struct OptionGroup: Hashable, Sendable {
+  /// The heading, or `nil` for the command's own options (`Options:`).
+  public var title: String?
+  /// The options.
+  public var options: [OptionSpec]
+
+  /// Creates a group.
+  ///
+  /// - Parameters:
+  ///   - title: The heading, or `nil`.
+  ///   - options: The options.
+  public init(_ title: String? = nil, _ options: [OptionSpec]) {
+    self.title = title
+    self.options = options
+  }
+}
+
+/// A positional argument (`SCENE`, `INPUT`).
+public struct ArgumentSpec: Hashable, Sendable {
+  /// Its placeholder in usage (`SCENE|FILE.json`).
+  public var name: String
+  /// Whether it may be left out.
+  public var isOptional: Bool
+
+  /// Declares an argument.
+  ///
+  /// - Parameters:
+  ///   - name: The placeholder.
+  ///   - isOptional: Whether it may be left out (default false).
+  public init(_ name: String, isOptional: Bool = false) {
+    self.name = name
+    self.isOptional = isOptional
+  }
+}
+
+/// Everything the parser and the help know about one command.
+public struct CommandSpec: Hashable, Sendable {
+  /// The command's name (`render`, or `scene check` for a subcommand).
+  public var name: String
+  /// One line for the command list.
+  public var summary: String
+  /// Its positional arguments.
+  public var arguments: [ArgumentSpec]
+  /// What it does: the paragraph(s) of help between usage and options.
+  public var discussion: String
+  /// Its option groups; every command also takes `-h, --help`.
+  public var groups: [OptionGroup]
+  /// Text after the options (keys, examples).
+  public var epilogue: String
+
+  /// Declares a command.
+  ///
+  /// - Parameters:
+  ///   - name: The name.
+  ///   - summary: One line.
+  ///   - arguments: Positional arguments.
+  ///   - discussion: What it does.
+  ///   - groups: Option groups.
+  ///   - epilogue: Text after the options.
+  public init(
+    _ name: String, summary: String, arguments: [ArgumentSpec] = [], discussion: String,
+    groups: [OptionGroup], epilogue: String = ""
+  ) {
+    self.name = name
+    self.summary = summary
+    self.arguments = arguments
+    self.discussion = discussion
+    self.groups = groups
+    self.epilogue = epilogue
+  }
+
+  /// Every option of every group.
+  public var options: [OptionSpec] { groups.flatMap(\.options) }
+
+  /// The option a name selects.
+  ///
+  /// - Parameter name: `--fps`, `-o`, an alias.
+  /// - Returns: The option, or `nil`.
+  public func option(named name: String) -> OptionSpec? {
+    options.first { $0.allNames.contains(name) }
+  }
+}
