@@ -137,91 +137,32 @@ struct EvaluateCommand: ToolCommand {
   }
 
   private static func runBroad(directory: String, json: Bool, console: Console) throws -> Int32 {
-    let settings = AttitudeEstimator.Settings()
-    let eval = try BroadEvaluation(directory: URL(fileURLWithPath: directory), settings: settings) {
-      done, total in
+    let eval = try BroadEvaluation(
+      directory: URL(fileURLWithPath: directory), settings: AttitudeEstimator.Settings()
+    ) { done, total in
       if console.isInteractive && !json {
         console.err("\rfusing trial \(done)/\(total)")
         if done == total { console.err("\r\u{1B}[K") }
       }
     }
-    let f2 = { (v: Double) in String(format: "%.2f", v) }
-    let triple = { (e: OrientationRMSE) in
-      "\(f2(e.totalDegrees)) / \(f2(e.headingDegrees)) / \(f2(e.inclinationDegrees))"
-    }
-    if json {
-      var parts: [String] = []
-      for t in eval.trials {
-        parts.append(
-          "{\"trial\": \"\(t.name)\", \"category\": \"\(t.category.rawValue)\", "
-            + "\"9d\": \(jsonTriple(t.nineD)), \"6d\": \(jsonTriple(t.sixD))}")
-      }
-      var cats: [String] = []
-      for c in BroadCategory.allCases {
-        if let m9 = eval.mean(category: c, mode: .nineD),
-          let m6 = eval.mean(category: c, mode: .sixD)
-        {
-          cats.append("\"\(c.rawValue)\": {\"9d\": \(jsonTriple(m9)), \"6d\": \(jsonTriple(m6))}")
-        }
-      }
-      let m9 = eval.mean(mode: .nineD).map(jsonTriple) ?? "null"
-      let m6 = eval.mean(mode: .sixD).map(jsonTriple) ?? "null"
-      console.out(
-        "{\"trials\": [\(parts.joined(separator: ", "))], \"categories\": {\(cats.joined(separator: ", "))}, "
-          + "\"mean\": {\"9d\": \(m9), \"6d\": \(m6)}}\n")
-      return 0
-    }
-    console.out("RMSE in degrees, total / heading / inclination\n")
-    console.out(pad("trial", 42) + pad("9D", 22) + "6D (heading aligned)\n")
-    for t in eval.trials {
-      console.out(pad(t.name, 42) + pad(triple(t.nineD), 22) + triple(t.sixD) + "\n")
-    }
-    console.out("\n")
-    for c in BroadCategory.allCases {
-      if let m9 = eval.mean(category: c, mode: .nineD), let m6 = eval.mean(category: c, mode: .sixD)
-      {
-        console.out(pad("category " + c.rawValue, 42) + pad(triple(m9), 22) + triple(m6) + "\n")
-      }
-    }
-    if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
-      console.out(
-        pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
-    }
+    console.out(
+      json
+        ? eval.jsonText() + "\n"
+        : eval.tableText(title: "RMSE in degrees, total / heading / inclination"))
     return 0
   }
 
-  /// Settings with `--set NAME=VALUE` applied (a numeric setting of
-  /// `BroadSensitivity.defaultParameters` or `leverArm…`, or a Boolean `estimates…`/`rejects…`
-  /// flag as 0 or 1).
+  /// Settings with `--set NAME=VALUE` applied.
   private static func settings(_ assignments: [String]) throws -> AttitudeEstimator.Settings {
     var s = AttitudeEstimator.Settings()
-    for a in assignments {
-      let parts = a.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let v = Double(parts[1]), v.isFinite else {
-        throw UsageError("--set takes NAME=NUMBER, got \(a)")
-      }
-      if let p = BroadSensitivity.defaultParameters.first(where: { $0.name == parts[0] }) {
-        s[keyPath: p.keyPath] = v
-        continue
-      }
-      switch parts[0] {
-      case "estimatesGyroscopeScale": s.estimatesGyroscopeScale = v != 0
-      case "estimatesGyroscopeBias": s.estimatesGyroscopeBias = v != 0
-      case "estimatesMagnetometerDelay": s.estimatesMagnetometerDelay = v != 0
-      case "estimatesLeverArm": s.estimatesLeverArm = v != 0
-      case "leverArmTimeConstant": s.leverArmTimeConstant = v
-      case "leverArmMinimumRate": s.leverArmMinimumRate = v
-      case "correctionInterval": s.correctionInterval = v
-      case "filterInterval": s.filterInterval = v
-      case "rejectsMagneticDisturbances": s.rejectsMagneticDisturbances = v != 0
-      default: throw UsageError("--set: unknown setting \(parts[0])")
-      }
+    for a in assignments where !s.apply(a) {
+      throw UsageError("--set takes NAME=NUMBER with a known setting, got \(a)")
     }
     return s
   }
 
-  /// `--broad --rate HZ` (the trials resampled) and `--broad --sensitivity` (every setting
-  /// scaled by 0.8 and 1.2 in turn; the spread of the total RMSE per trial and category).
+  /// `--broad` with a subset, a start-up disturbance, a resampling rate or the sensitivity
+  /// sweep (every setting scaled by 0.8 and 1.2 in turn).
   private static func runBroadDeveloper(
     directory: String, sensitivity: Bool, rate: Double?, startFade: Double?, subset: [String]?,
     settings: AttitudeEstimator.Settings, console: Console
@@ -236,36 +177,16 @@ struct EvaluateCommand: ToolCommand {
     // The magnet is beside the sensor, so it is added before any resampling.
     if let startFade { trials = trials.map { $0.withStartDisturbance(fade: startFade) } }
     if let rate { trials = trials.map { $0.resampled(rate: rate) } }
-    let f2 = { (v: Double) in String(format: "%.2f", v) }
-    let triple = { (e: OrientationRMSE) in
-      "\(f2(e.totalDegrees)) / \(f2(e.headingDegrees)) / \(f2(e.inclinationDegrees))"
-    }
-    if !sensitivity {
-      let eval = BroadEvaluation(fusing: trials, settings: settings)
-      let rateText = rate.map { "at \(f2($0)) Hz" } ?? "at the trials' rate"
+    guard sensitivity else {
+      let rateText = rate.map { "at \(String(format: "%.2f", $0)) Hz" } ?? "at the trials' rate"
       let disturbanceText =
         startFade.map {
           ", magnet (20, -20, 15) uT for the first 25 s"
-            + ($0 > 0 ? ", fading over \(f2($0)) s" : "")
+            + ($0 > 0 ? ", fading over \(String(format: "%.2f", $0)) s" : "")
         } ?? ""
       console.out(
-        "RMSE in degrees \(rateText)\(disturbanceText), total / heading / inclination\n")
-      console.out(pad("trial", 42) + pad("9D", 22) + "6D (heading aligned)\n")
-      for t in eval.trials {
-        console.out(pad(t.name, 42) + pad(triple(t.nineD), 22) + triple(t.sixD) + "\n")
-      }
-      console.out("\n")
-      for c in BroadCategory.allCases {
-        if let m9 = eval.mean(category: c, mode: .nineD),
-          let m6 = eval.mean(category: c, mode: .sixD)
-        {
-          console.out(pad("category " + c.rawValue, 42) + pad(triple(m9), 22) + triple(m6) + "\n")
-        }
-      }
-      if let m9 = eval.mean(mode: .nineD), let m6 = eval.mean(mode: .sixD) {
-        console.out(
-          pad("mean of \(eval.trials.count) trials", 42) + pad(triple(m9), 22) + triple(m6) + "\n")
-      }
+        BroadEvaluation(fusing: trials, settings: settings).tableText(
+          title: "RMSE in degrees \(rateText)\(disturbanceText), total / heading / inclination"))
       return 0
     }
     let result = BroadSensitivity(trials: trials, settings: settings) { done, total in
@@ -274,41 +195,7 @@ struct EvaluateCommand: ToolCommand {
         if done == total { console.err("\r\u{1B}[K") }
       }
     }
-    let row = { (name: String, s: BroadSensitivity.Spread) in
-      pad(name, 42) + pad(f2(s.base), 7) + pad(f2(s.minimum), 7) + pad(f2(s.maximum), 7)
-        + pad(f2(s.range), 7) + s.worstVariant + "\n"
-    }
-    for mode in [AttitudeEstimator.Mode.nineD, .sixD] {
-      console.out(
-        "\(mode == .nineD ? "9D" : "6D") total RMSE (deg) with each setting scaled by 0.8 and 1.2\n"
-      )
-      console.out(pad("", 42) + "base   min    max    range  worst\n")
-      for i in result.base.trials.indices {
-        console.out(row(result.base.trials[i].name, result.spread(trial: i, mode: mode)))
-      }
-      for c in BroadCategory.allCases {
-        if let s = result.spread(category: c, mode: mode) {
-          console.out(row("category " + c.rawValue, s))
-        }
-      }
-      if let s = result.spread(category: nil, mode: mode) { console.out(row("mean", s)) }
-      let worst = result.base.trials.indices.map { result.spread(trial: $0, mode: mode) }
-      let maxRange = worst.map(\.range).max() ?? 0
-      let meanRange = worst.map(\.range).reduce(0, +) / Double(max(worst.count, 1))
-      console.out(
-        "largest per-trial range \(f2(maxRange)), mean per-trial range \(f2(meanRange)), "
-          + "mean of per-trial worst \(f2(worst.map(\.maximum).reduce(0, +) / Double(max(worst.count, 1))))\n\n"
-      )
-    }
+    console.out(result.tableText())
     return 0
-  }
-
-  private static func jsonTriple(_ e: OrientationRMSE) -> String {
-    "{\"total\": \(fmt(e.totalDegrees)), \"heading\": \(fmt(e.headingDegrees)), "
-      + "\"inclination\": \(fmt(e.inclinationDegrees))}"
-  }
-
-  private static func pad(_ s: String, _ n: Int) -> String {
-    s.count >= n ? s + " " : s.padding(toLength: n, withPad: " ", startingAt: 0)
   }
 }
