@@ -79,3 +79,48 @@ extension Layer {
     return copy
   }
 }
+
+extension Layer {
+  /// A digest of everything that decides how this subtree looks: geometry, transform, opacity,
+  /// colours, shape paths, fills, images, in drawing order. Two presentation trees with the same
+  /// digest draw the same pixels (up to a hash collision, about one in 2⁶⁴), so a live view can
+  /// skip drawing a frame whose presentation did not change.
+  ///
+  /// - Returns: The digest.
+  public func appearanceDigest() -> Int {
+    var hasher = Hasher()
+    hashAppearance(into: &hasher)
+    return hasher.finalize()
+  }
+
+  private func hashAppearance(into h: inout Hasher) {
+    h.combine(ObjectIdentifier(type(of: self)))
+    h.combine(position)
+    h.combine(bounds)
+    h.combine(anchorPoint)
+    h.combine(transform)
+    h.combine(opacity)
+    h.combine(isHidden)
+    h.combine(backgroundColor)
+    h.combine(cornerRadius)
+    h.combine(borderWidth)
+    h.combine(borderColor)
+    h.combine(masksToBounds)
+    h.combine(zPosition)
+    h.combine(contentsScale)
+    if let shape = self as? ShapeLayer {
+      h.combine(shape.path)
+      h.combine(shape.fillColor)
+      h.combine(shape.fillGradient)
+      h.combine(shape.fillRule)
+      h.combine(shape.strokeColor)
+      h.combine(shape.lineWidth)
+    }
+    if let image = self as? ImageLayer {
+      h.combine(image.imagePath)
+      h.combine(image.gravity)
+    }
+    h.combine(sublayers.count)
+    for s in sublayers { s.hashAppearance(into: &h) }
+  }
+}

@@ -12,7 +12,21 @@ public struct FrameStatistics: Hashable, Sendable {
   public private(set) var dropped = 0
   /// Every present interval so far, seconds, in order.
   public private(set) var intervals: [Double] = []
+  /// Frames whose presentation did not change and were not drawn or presented again.
+  public var unchangedFrames = 0
+  /// Frame times spent hidden or minimised (nothing drawn).
+  public var hiddenFrames = 0
+  /// Motion-to-photon latencies of the samples of a live source, seconds: from a sample's
+  /// arrival to the present of the first frame that used it.
+  public private(set) var latencies: [Double] = []
   private var lastPresent: Double?
+
+  /// Records the latencies of the samples a presented frame used first.
+  ///
+  /// - Parameter values: Seconds (non-finite or negative values are ignored).
+  public mutating func recordLatencies(_ values: [Double]) {
+    latencies += values.filter { $0.isFinite && $0 >= 0 }
+  }
 
   /// Creates empty statistics.
   ///
@@ -56,12 +70,24 @@ public struct FrameStatistics: Hashable, Sendable {
   }
 
   /// The statistics line of `swell live --stats`: one JSON object,
-  /// `{"frames": N, "dropped": N, "interval_ms_median": X, "interval_ms_p99": X, "fps_target": X}`.
+  /// `{"frames": N, "dropped": N, "interval_ms_median": X, "interval_ms_p99": X, "fps_target": X,
+  /// "unchanged": N, "hidden": N}` (frames presented; frame times not drawn because nothing
+  /// changed or the window was hidden),
+  /// plus `"latency_ms_median": X, "latency_ms_p99": X` when a live source's samples were
+  /// measured (FORMATS.md "Live statistics").
   public var jsonLine: String {
-    "{\"frames\": \(frames), \"dropped\": \(dropped), "
+    var line =
+      "{\"frames\": \(frames), \"dropped\": \(dropped), "
       + "\"interval_ms_median\": \(FrameStatistics.format(intervalMedianMilliseconds)), "
       + "\"interval_ms_p99\": \(FrameStatistics.format(intervalP99Milliseconds)), "
-      + "\"fps_target\": \(FrameStatistics.format(targetFramesPerSecond))}"
+      + "\"fps_target\": \(FrameStatistics.format(targetFramesPerSecond)), "
+      + "\"unchanged\": \(unchangedFrames), \"hidden\": \(hiddenFrames)"
+    if !latencies.isEmpty {
+      line +=
+        ", \"latency_ms_median\": \(FrameStatistics.format(FrameStatistics.percentile(latencies, 0.5) * 1000)), "
+        + "\"latency_ms_p99\": \(FrameStatistics.format(FrameStatistics.percentile(latencies, 0.99) * 1000))"
+    }
+    return line + "}"
   }
 
   /// A percentile by the nearest-rank method: the smallest value with at least `p` of the

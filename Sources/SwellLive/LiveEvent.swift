@@ -27,4 +27,7 @@ public enum LiveEvent: Hashable, Sendable {
   case pointer(x: Double, y: Double)
   /// The user closed the window or interrupted the program (Ctrl-C, SIGTERM).
   case quit
+  /// The window was hidden or minimised (`false`), or shown, restored or exposed again
+  /// (`true`): nothing is drawn while it cannot be seen.
+  case visibility(Bool)
 }

@@ -84,6 +84,56 @@ public protocol LiveContent: AnyObject {
   /// - Parameter time: The scene time, seconds.
   /// - Returns: The lines.
   func hudLines(at time: Double) -> [String]
+  /// False when the last ``render(_:into:)`` left the canvas as it was (nothing changed since
+  /// the frame before): the loop then does not present it. Default: true.
+  var lastRenderChangedCanvas: Bool { get }
+  /// Renders, drawing even when nothing changed when `force` is set (after a resize, with the
+  /// HUD drawn over the frame, for a screenshot). Default: ``render(_:into:)``.
+  ///
+  /// - Parameters:
+  ///   - frame: The display-link frame.
+  ///   - canvas: Where to draw.
+  ///   - force: Draw even when nothing changed.
+  /// - Throws: When rendering fails.
+  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas, force: Bool) throws
+  /// Moves the content to a frame without drawing (the window is hidden). Default: nothing.
+  ///
+  /// - Parameter frame: The display-link frame.
+  /// - Throws: When the content fails.
+  func idle(_ frame: DisplayLinkFrame) throws
+  /// The latencies of the motion samples the last presented frame used first: seconds from
+  /// each sample's arrival (`CLOCK_MONOTONIC`) to `presentedAt`. Default: none.
+  ///
+  /// - Parameter presentedAt: When the frame was presented, `monotonicSeconds()`.
+  /// - Returns: The latencies, seconds.
+  func motionLatencies(presentedAt: Double) -> [Double]
+}
+
+extension LiveContent {
+  /// True: every frame is presented.
+  public var lastRenderChangedCanvas: Bool { true }
+
+  /// Renders, ignoring `force`: every frame is drawn.
+  ///
+  /// - Parameters:
+  ///   - frame: The display-link frame.
+  ///   - canvas: Where to draw.
+  ///   - force: Draw even when nothing changed.
+  /// - Throws: When rendering fails.
+  public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas, force: Bool) throws {
+    try render(frame, into: canvas)
+  }
+
+  /// Does nothing.
+  ///
+  /// - Parameter frame: The display-link frame.
+  public func idle(_ frame: DisplayLinkFrame) throws {}
+
+  /// No latencies.
+  ///
+  /// - Parameter presentedAt: When the frame was presented.
+  /// - Returns: An empty list.
+  public func motionLatencies(presentedAt: Double) -> [Double] { [] }
 }
 
 /// Options of a ``LiveLoop``.
@@ -132,6 +182,10 @@ public final class LiveLoop {
   public private(set) var renderedFrames = 0
   /// Whether the loop is paused.
   public private(set) var isPaused = false
+  /// Whether the window can be seen (not hidden or minimised); nothing is drawn while it cannot.
+  public private(set) var isVisible = true
+  /// Frames whose presentation did not change, and were not drawn or presented again.
+  public private(set) var unchangedFrames = 0
 
   /// Creates a loop.
   ///
@@ -182,6 +236,7 @@ public final class LiveLoop {
     var screenshotPending = false
     var timedScreenshotDone = options.screenshotAt == nil
     var renderMilliseconds = 0.0
+    var forceDraw = true
     func sceneTime(_ live: Double) -> Double {
       options.startTime - interval + (live - origin - pausedTotal)
     }
@@ -209,7 +264,14 @@ public final class LiveLoop {
         case .resized:
           canvas = try makeCanvas()
           statistics.resetInterval()
+          forceDraw = true
           content.handle(event, at: lastSceneTime)
+        case .visibility(let visible):
+          if visible && !isVisible {
+            statistics.resetInterval()
+            forceDraw = true
+          }
+          isVisible = visible
         default:
           content.handle(event, at: lastSceneTime)
         }
@@ -220,6 +282,14 @@ public final class LiveLoop {
           try saveScreenshot(canvas, path: nextScreenshotPath())
         }
         display.wait(seconds: interval)
+        continue
+      }
+      if !isVisible {
+        // Hidden or minimised: the scene keeps taking its motion, nothing is drawn.
+        display.wait(seconds: interval)
+        statistics.hiddenFrames += 1
+        if let frame = link.tick(presentedAt: sceneTime(display.now())) { try content.idle(frame) }
+        lastSceneTime = sceneTime(display.now())
         continue
       }
       if capSleeps {
@@ -241,8 +311,21 @@ public final class LiveLoop {
         timedScreenshotDone = true
       }
       let renderStart = display.now()
-      try content.render(frame, into: canvas)
+      let mustShow = forceDraw || showHUD || timedShot || screenshotPending
+      try content.render(frame, into: canvas, force: mustShow)
+      forceDraw = false
       renderMilliseconds = (display.now() - renderStart) * 1000
+      if !mustShow && !content.lastRenderChangedCanvas {
+        // Nothing changed: keep the frame on screen, wait for the next one.
+        unchangedFrames += 1
+        statistics.unchangedFrames += 1
+        if !capSleeps { display.wait(seconds: interval) }
+        lastSceneTime = sceneTime(display.now())
+        statistics.resetInterval()
+        renderedFrames += 1
+        if let limit = options.frameLimit, renderedFrames >= limit { return }
+        continue
+      }
       if showHUD {
         var lines = [
           String(
@@ -273,6 +356,10 @@ public final class LiveLoop {
         }
       }
       statistics.recordPresent(at: presentTime)
+      // Samples that arrived before the first frame was on screen waited for the window to
+      // open, not for the loop: latencies count from the second frame on.
+      let latencies = content.motionLatencies(presentedAt: monotonicSeconds())
+      if renderedFrames > 0 { statistics.recordLatencies(latencies) }
       lastSceneTime = sceneTime(presentTime)
       renderedFrames += 1
       if let limit = options.frameLimit, renderedFrames >= limit { return }
@@ -300,4 +387,14 @@ public final class LiveLoop {
       n += 1
     }
   }
+}
+
+/// Seconds on the system's monotonic clock (`CLOCK_MONOTONIC`), the clock motion-sample arrival
+/// times are taken on (`MotionSamples`), so latencies can be measured across threads.
+///
+/// - Returns: Seconds since an arbitrary origin.
+public func monotonicSeconds() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &t)
+  return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }

@@ -23,6 +23,9 @@ public final class LiveSceneContent: LiveContent {
   /// Whether each frame's presentation values are kept for ``traceText()``.
   public var tracing = false
   private var traceRows: [[Double]] = []
+  private var lastDrawn: (digest: Int, width: Int, height: Int)?
+  /// False when the last frame's presentation was the one already on the canvas.
+  public private(set) var lastRenderChangedCanvas = true
 
   /// Creates the content.
   ///
@@ -47,9 +50,48 @@ public final class LiveSceneContent: LiveContent {
   ///   - canvas: The window's frame buffer.
   /// - Throws: ``SceneMotionError`` when the motion failed, `RenderError` when drawing did.
   public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
+    try render(frame, into: canvas, force: true)
+  }
+
+  /// Feeds the motion due by the frame and advances the scene; draws only when the presentation
+  /// changed since the frame on the canvas (its `appearanceDigest`), or when `force` is set.
+  ///
+  /// - Parameters:
+  ///   - frame: The display-link frame.
+  ///   - canvas: The window's frame buffer.
+  ///   - force: Draw even when nothing changed.
+  /// - Throws: ``SceneMotionError`` when the motion failed, `RenderError` when drawing did.
+  public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas, force: Bool) throws {
     try driver.advance(to: frame)
     if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
-    try draw(at: frame.targetTimestamp, into: canvas)
+    let tree = scene.root.presentation(at: frame.targetTimestamp)
+    let digest = tree.appearanceDigest()
+    if !force, let last = lastDrawn, last == (digest, canvas.width, canvas.height) {
+      lastRenderChangedCanvas = false
+      return
+    }
+    try draw(tree, into: canvas)
+    lastDrawn = (digest, canvas.width, canvas.height)
+    lastRenderChangedCanvas = true
+  }
+
+  /// Feeds the motion and advances the scene without drawing (a hidden window).
+  ///
+  /// - Parameter frame: The display-link frame.
+  /// - Throws: ``SceneMotionError`` when the motion failed.
+  public func idle(_ frame: DisplayLinkFrame) throws {
+    try driver.advance(to: frame)
+    if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
+    _ = (driver.motion as? LiveSourceFeed)?.takeArrivals()
+  }
+
+  /// The latencies of the live samples the presented frame used first, seconds.
+  ///
+  /// - Parameter presentedAt: When the frame was presented, `CLOCK_MONOTONIC` seconds.
+  /// - Returns: `presentedAt` minus each sample's arrival (none for recordings and tilt).
+  public func motionLatencies(presentedAt: Double) -> [Double] {
+    guard let live = driver.motion as? LiveSourceFeed else { return [] }
+    return live.takeArrivals().map { presentedAt - $0 }
   }
 
   /// The traced frames as `swell trace` CSV: a `time` column (the frame's target time, scene
@@ -108,7 +150,10 @@ public final class LiveSceneContent: LiveContent {
   ///   - canvas: The frame buffer.
   /// - Throws: `RenderError` when drawing fails.
   public func draw(at time: Double, into canvas: LiveCanvas) throws {
-    let tree = scene.root.presentation(at: time)
+    try draw(scene.root.presentation(at: time), into: canvas)
+  }
+
+  private func draw(_ tree: Layer, into canvas: LiveCanvas) throws {
     let exact = pixelSize == (canvas.width, canvas.height)
     let placement =
       exact

@@ -203,6 +203,12 @@ public final class LiveWindow {
           }
         } else if kind == SDL_WINDOWEVENT_CLOSE {
           out.append(.quit)
+        } else if kind == SDL_WINDOWEVENT_HIDDEN || kind == SDL_WINDOWEVENT_MINIMIZED {
+          out.append(.visibility(false))
+        } else if kind == SDL_WINDOWEVENT_SHOWN || kind == SDL_WINDOWEVENT_RESTORED
+          || kind == SDL_WINDOWEVENT_EXPOSED
+        {
+          out.append(.visibility(true))
         }
       case SDL_MOUSEMOTION:
         var w: Int32 = 0

@@ -256,6 +256,7 @@ public final class LiveSourceFeed: SceneMotionFeed {
   private var ended = false
   private var lastSampleTime: Double?
   private var delivered = 0
+  private var arrivals: [Double] = []
   /// Receives one-line messages (a device unplugged, the source ended).
   public var onMessage: (String) -> Void = { _ in }
 
@@ -300,7 +301,9 @@ public final class LiveSourceFeed: SceneMotionFeed {
     }
     let batch: [DeviceMotion]
     do {
-      batch = try samples.poll()
+      let taken = try samples.pollWithArrivals()
+      batch = taken.map(\.element)
+      arrivals += taken.map(\.arrival)
     } catch let e as MotionManagerError {
       throw SceneMotionError("\(name): \(e.sourceMessage ?? e.message)")
     }
@@ -333,6 +336,15 @@ public final class LiveSourceFeed: SceneMotionFeed {
   /// Stops the manager's updates (and so the source).
   public func close() {
     samples.cancel()
+  }
+
+  /// The arrival times of the samples delivered since the last call (`CLOCK_MONOTONIC`
+  /// seconds, when the manager queued each one), for motion-to-photon latency.
+  ///
+  /// - Returns: The times, in order.
+  public func takeArrivals() -> [Double] {
+    defer { arrivals = [] }
+    return arrivals
   }
 }
 

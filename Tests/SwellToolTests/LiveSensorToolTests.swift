@@ -10,7 +10,7 @@ private final class UDPSender: Sendable {
   private let stopped = Atomic<Bool>(false)
   private let done = DispatchSemaphore(value: 0)
 
-  init(port: UInt16, accelerometer: [Double]) {
+  init(port: UInt16, accelerometer: [Double], intervalMicroseconds: UInt32 = 5000) {
     let thread = Thread { [self] in
       defer { done.signal() }
       let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
@@ -33,7 +33,7 @@ private final class UDPSender: Sendable {
             }
           }
         }
-        usleep(5000)
+        usleep(intervalMicroseconds)
       }
     }
     thread.start()
@@ -89,6 +89,32 @@ struct LiveSensorToolTests {
     #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "frame times increase")
     let last = try #require(rows.last)[column]
     #expect(abs(last - tilt) < 1.5 * .pi / 180, "water tilt \(last * 180 / .pi)°, want 30°")
+  }
+
+  @Test("udp at 100 Hz: --stats reports the motion-to-photon latency of the samples")
+  func udpLatency() async throws {
+    let port = UInt16.random(in: 30_000...60_000)
+    let sender = UDPSender(
+      port: port, accelerometer: [0, 9.81, 0], intervalMicroseconds: 10_000)
+    defer { sender.stop() }
+    let r = try await LiveTool.run([
+      "live", "waterwave", "--motion", "udp:\(port)", "--size", "195x422@1", "--frames", "120",
+      "--stats",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let s = try LiveTool.stats(r.stdout)
+    let median = try #require(s["latency_ms_median"], "\(r.stdout)")
+    let p99 = try #require(s["latency_ms_p99"])
+    // Measured, not asserted against a machine's speed: only that they are real durations.
+    #expect(median > 0 && median.isFinite)
+    #expect(p99 >= median)
+    // A recording has no arrival times: no latency keys.
+    let recorded = try await LiveTool.run([
+      "live", "waterwave", "--motion",
+      LiveTool.fixtures.appendingPathComponent("live-roll.csv").path,
+      "--size", "100x200@1", "--frames", "10", "--stats",
+    ])
+    #expect(try LiveTool.stats(recorded.stdout)["latency_ms_median"] == nil)
   }
 
   @Test("phone:URL that refuses connections: transient errors on stderr, the view runs on")

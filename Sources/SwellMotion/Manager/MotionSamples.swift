@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Every sample a ``MotionManager`` produces, in order, with back-pressure: the manager's loop
@@ -25,6 +26,8 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
 
   private struct State {
     var queue: [Element] = []
+    /// When each queued element arrived, seconds on `CLOCK_MONOTONIC`.
+    var arrivals: [Double] = []
     var head = 0
     var ended = false
     var failure: MotionManagerError?
@@ -42,6 +45,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
       head += 1
       if head > 1024 && head * 2 > queue.count {
         queue.removeFirst(head)
+        arrivals.removeFirst(head)
         head = 0
       }
       return e
@@ -81,6 +85,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
       if s.ended { return (true, nil) }
       if s.count >= capacity { return (false, nil) }
       s.queue.append(element)
+      s.arrivals.append(monotonicNow())
       return (true, s.wakeConsumer())
     }
     consumer?.resume()
@@ -95,6 +100,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
         if s.ended { return false }
         if s.count >= capacity { return true }
         s.queue.append(element)
+        s.arrivals.append(monotonicNow())
         s.wakeConsumer()?.resume()
         return false
       }
@@ -151,10 +157,24 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
   /// - Returns: The samples, oldest first (empty when none is queued).
   /// - Throws: The final ``MotionManagerError`` once the queue is empty and the source failed.
   public func poll() throws -> [Element] {
+    try pollWithArrivals().map(\.element)
+  }
+
+  /// Takes every queued sample without waiting, with the time each arrived: when the manager
+  /// queued it, right after the source delivered it, in seconds on the system's monotonic clock
+  /// (`CLOCK_MONOTONIC`), for measuring how old a sample is when it is shown.
+  ///
+  /// - Returns: The samples with their arrival times, oldest first.
+  /// - Throws: The final ``MotionManagerError`` once the queue is empty and the source failed.
+  public func pollWithArrivals() throws -> [(element: Element, arrival: Double)] {
     let (out, p, failure) = state.withLock {
-      s -> ([Element], CheckedContinuation<Void, Never>?, MotionManagerError?) in
-      let out = Array(s.queue[s.head...])
+      s -> (
+        [(element: Element, arrival: Double)], CheckedContinuation<Void, Never>?,
+        MotionManagerError?
+      ) in
+      let out = (s.head..<s.queue.count).map { (element: s.queue[$0], arrival: s.arrivals[$0]) }
       s.queue.removeAll(keepingCapacity: true)
+      s.arrivals.removeAll(keepingCapacity: true)
       s.head = 0
       let failure = out.isEmpty && s.ended ? s.failure : nil
       return (out, s.wakeProducer(capacity: capacity), failure)
@@ -243,4 +263,11 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
   ///
   /// - Returns: An iterator over the remaining samples.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(samples: self) }
+}
+
+/// Seconds on `CLOCK_MONOTONIC`.
+func monotonicNow() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &t)
+  return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }
