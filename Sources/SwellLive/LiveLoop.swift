@@ -127,6 +127,7 @@ extension LiveContent {
   /// Does nothing.
   ///
   /// - Parameter frame: The display-link frame.
+  /// - Throws: Nothing.
   public func idle(_ frame: DisplayLinkFrame) throws {}
 
   /// No latencies.
