@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// One `swell` subcommand.
 public protocol ToolCommand: Sendable {
@@ -73,15 +74,25 @@ public enum SwellTool {
       console.out(command.help)
       return 0
     }
+    // SIGINT and SIGTERM remove temporary files and exit 130 / 143 (`live` keeps its own
+    // handling: the SDL window and the terminal view end their loop and restore the display).
+    if name != "live" { SignalHandling.install() }
     do {
       return try command.run(&args, console: console)
     } catch let e as UsageError {
-      console.err("swell \(name): \(e.message)\n")
+      console.err("swell \(name): \(errorLine(e.message))\n")
       return 2
     } catch {
-      console.err("swell \(name): \(error)\n")
+      console.err("swell \(name): \(errorLine("\(error)"))\n")
       return 1
     }
+  }
+
+  /// An error message as one safe line: control characters escaped and at most about 280
+  /// characters (a backstop: untrusted parts are already cut where the message is made).
+  static func errorLine(_ message: String) -> String {
+    let line = UntrustedText.escaped(message)
+    return line.count > 280 ? String(line.prefix(279)) + "…" : line
   }
 
   /// The tool's version.

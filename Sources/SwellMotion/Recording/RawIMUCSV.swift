@@ -191,19 +191,73 @@ public enum RawIMUCSV {
   public static func encode(_ samples: [IMUSample]) -> Data {
     var out = header + "\n"
     out.reserveCapacity(samples.count * 160 + 64)
-    for s in samples {
-      let values = [
-        s.timestamp, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x,
-        s.accelerometer.y, s.accelerometer.z,
-      ]
-      out += values.map(formatNumber).joined(separator: ",")
-      if let m = s.magnetometer {
-        out += "," + [m.x, m.y, m.z].map(formatNumber).joined(separator: ",") + "\n"
-      } else {
-        out += ",,,\n"
-      }
-    }
+    for s in samples { out += row(s) }
     return Data(out.utf8)
+  }
+
+  /// One data row, with its line break.
+  static func row(_ s: IMUSample) -> String {
+    let values = [
+      s.timestamp, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x,
+      s.accelerometer.y, s.accelerometer.z,
+    ]
+    var out = values.map(formatNumber).joined(separator: ",")
+    if let m = s.magnetometer {
+      out += "," + [m.x, m.y, m.z].map(formatNumber).joined(separator: ",") + "\n"
+    } else {
+      out += ",,,\n"
+    }
+    return out
+  }
+
+  /// Writes a raw IMU recording row by row, holding about one block (1 MiB) in memory whatever
+  /// the recording's length: the streaming form of ``write(_:to:)`` for live recording. The file
+  /// appears under its name only on ``commit()`` (``AtomicFileWriter``); a special destination
+  /// (`-`, a FIFO) receives the rows as they are written.
+  public final class StreamWriter {
+    private let file: AtomicFileWriter
+    private var text = ""
+    /// The rows written so far.
+    public private(set) var count = 0
+
+    /// Opens the destination and writes the header.
+    ///
+    /// - Parameter url: The destination (`-` for standard output).
+    /// - Throws: ``RecordingError`` when it cannot be written.
+    public init(url: URL) throws(RecordingError) {
+      file = try AtomicFileWriter(url: url)
+      try file.write(header + "\n")
+    }
+
+    /// Appends one sample as a row.
+    ///
+    /// - Parameter sample: The sample (seconds, rad/s, m/s², µT).
+    /// - Throws: ``RecordingError`` when the file cannot be written (a full disk).
+    public func append(_ sample: IMUSample) throws(RecordingError) {
+      text += row(sample)
+      count += 1
+      if text.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes the rows appended so far to the file (the destination sees them at once when it
+    /// is a special file; a regular file still appears only on ``commit()``).
+    ///
+    /// - Throws: ``RecordingError`` when the file cannot be written.
+    public func flush() throws(RecordingError) {
+      if !text.isEmpty {
+        try file.write(text)
+        text = ""
+      }
+      try file.flush()
+    }
+
+    /// Writes the last rows and moves the file into place.
+    ///
+    /// - Throws: ``RecordingError`` when the file cannot be written or renamed.
+    public func commit() throws(RecordingError) {
+      try flush()
+      try file.commit()
+    }
   }
 
   /// Writes samples as a raw IMU recording, atomically (temporary file, then rename).
