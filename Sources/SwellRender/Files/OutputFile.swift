@@ -282,18 +282,34 @@ enum OutputTarget: Equatable {
   }
 }
 
-/// The temporary files of the outputs this process is writing.
+/// The temporary files of the outputs this process is writing, and the encoder processes
+/// writing them.
 public enum OutputFiles {
   private static let paths = Mutex<Set<String>>([])
+  private static let encoders = Mutex<Set<Int32>>([])
 
   static func insert(_ path: String) { _ = paths.withLock { $0.insert(path) } }
 
   static func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
 
+  /// Records an encoder process (ffmpeg) writing a temporary file.
+  static func insertEncoder(_ pid: Int32) { _ = encoders.withLock { $0.insert(pid) } }
+
+  /// Forgets an encoder process that ended.
+  static func removeEncoder(_ pid: Int32) { _ = encoders.withLock { $0.remove(pid) } }
+
   /// Removes the temporary file of every output in progress in this process (for a signal
-  /// handler: an interrupted render leaves no hidden `.NAME.swell-PID-*.tmp` behind). Safe to
-  /// call from any thread; the sinks' later writes fail.
+  /// handler: an interrupted render leaves no hidden `.NAME.swell-PID-*.tmp` behind), after
+  /// killing the encoder processes writing them. Safe to call from any thread; the sinks' later
+  /// writes fail.
   public static func removeUnfinishedFiles() {
+    // Encoders first, so none creates its file again after it is removed.
+    for pid in encoders.withLock({ e in
+      defer { e.removeAll() }
+      return e
+    }) {
+      kill(pid, SIGKILL)
+    }
     for path in paths.withLock({ p in
       defer { p.removeAll() }
       return p

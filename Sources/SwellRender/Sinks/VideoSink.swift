@@ -132,6 +132,7 @@ public final class VideoSink: FrameSink {
         reason:
           "cannot start ffmpeg '\(executable)' (\(error)); install the Debian package 'ffmpeg'")
     }
+    OutputFiles.insertEncoder(process.processIdentifier)
     // The child has its copies; close ours so EOF is seen when the child exits.
     try? input.fileHandleForReading.close()
     try? errorPipe.fileHandleForWriting.close()
@@ -208,6 +209,7 @@ public final class VideoSink: FrameSink {
     }
     try? session.input.fileHandleForWriting.close()
     session.process.waitUntilExit()
+    OutputFiles.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
     self.session = nil
     let process = session.process
@@ -256,6 +258,7 @@ public final class VideoSink: FrameSink {
     try? session.input.fileHandleForWriting.close()
     if terminate, session.process.isRunning { session.process.terminate() }
     session.process.waitUntilExit()
+    OutputFiles.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
     session.file.discard()
     let detail = Self.describe(session.process, tail: tail)
