@@ -74,6 +74,11 @@ let package = Package(
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
 
+    // MARK: Fuzzing (Scripts/fuzz.sh)
+    .executableTarget(
+      name: "swell-fuzz", dependencies: ["SwellMotion", "SwellScenes", "SwellSensors"],
+      path: "Tests/Fuzz/Driver"),
+
     // MARK: Tests
     .target(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],

@@ -8,6 +8,7 @@ import Testing
 ///   - arguments: The tool's arguments.
 ///   - bytes: The address-space limit.
 /// - Returns: Exit status, standard output and standard error.
+/// - Throws: ``ToolNotBuilt`` or ``MissingProgram``.
 func runLimited(_ arguments: [String], addressSpace bytes: Int = 1_000_000_000) throws -> (
   status: Int32, out: String, err: String
 ) {
@@ -24,6 +25,9 @@ func isOneSafeLine(_ text: String) -> Bool {
 }
 
 /// The built-in WaterWave scene as a JSON object, to edit.
+///
+/// - Returns: The scene.
+/// - Throws: When the tool cannot run or prints no JSON object.
 func waterwaveScene() throws -> [String: Any] {
   let r = try runSwell(["scene", "print", "waterwave"])
   let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8))
@@ -31,6 +35,11 @@ func waterwaveScene() throws -> [String: Any] {
 }
 
 /// Writes a JSON object to a file.
+///
+/// - Parameters:
+///   - object: The JSON object.
+///   - url: The file.
+/// - Throws: Encoding or writing errors.
 func writeJSON(_ object: Any, to url: URL) throws {
   try JSONSerialization.data(withJSONObject: object).write(to: url)
 }
