@@ -140,8 +140,8 @@ public final class FileScene: Scene {
         }
         let bytes = [UInt8](head)
         func u32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        let pixels = u32(16) * u32(20)
-        guard pixels <= SceneLimits.maximumImagePixels else {
+        let pixels = Double(u32(16)) * Double(u32(20))
+        guard pixels <= Double(SceneLimits.maximumImagePixels) else {
           throw SceneFileError(
             "\(source): \(p).image: '\(path)' is \(u32(16))×\(u32(20)) pixels, more than the "
               + "limit of \(SceneLimits.maximumImagePixels)")

@@ -169,13 +169,15 @@ struct HostileOutputTests {
     let out = folder.appendingPathComponent("rec.csv").path
     let port = freeUDPPort()
     let wait = try runInterrupted(
-      ["record", "udp:\(port)", "-o", out, "--duration", "60"], signal: "INT", after: 2.5)
-    usleep(700_000)
+      ["record", "udp:\(port)", "-o", out, "--duration", "60"], signal: "INT", after: 5)
+    // Send once the recording has begun (its temporary file exists; slow on a loaded machine).
+    #expect(waitFor(seconds: 4) { (try? leftovers(in: folder).isEmpty) == false })
+    usleep(300_000)
     var sent = 0
     for k in 0..<100 {
       send(sampleLine(Double(k) * 0.01), port: port)
       sent += 1
-      usleep(10_000)
+      usleep(5_000)
     }
     let r = wait()
     #expect(r.status == 0, "\(r.err)")
@@ -192,8 +194,9 @@ struct HostileOutputTests {
     let out = folder.appendingPathComponent("rec.csv").path
     let port = freeUDPPort()
     let wait = try runInterrupted(
-      ["record", "udp:\(port)", "-o", out, "--duration", "2.5"], signal: "KILL", after: 30)
-    usleep(700_000)
+      ["record", "udp:\(port)", "-o", out, "--duration", "4"], signal: "KILL", after: 30)
+    #expect(waitFor(seconds: 3) { (try? leftovers(in: folder).isEmpty) == false })
+    usleep(300_000)
     for k in 0..<50 {
       send(sampleLine(Double(k) * 0.01), port: port)
       usleep(5_000)

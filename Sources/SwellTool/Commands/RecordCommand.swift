@@ -60,6 +60,10 @@ struct RecordCommand: ToolCommand {
     let pollInterval = try arguments.positiveNumber("--poll-interval")
     let spec = arguments.positional()
     try arguments.finish()
+    // From here on the first SIGINT or SIGTERM ends the recording (what was recorded is kept).
+    let interrupted = Recorder.Interruption()
+    SignalHandling.intercept { signal in interrupted.signal.store(signal, ordering: .releasing) }
+    defer { SignalHandling.intercept(nil) }
     guard let spec else { throw UsageError("needs a SOURCE; see 'swell record --help'") }
     guard let output else { throw UsageError("needs -o FILE") }
     guard let duration else { throw UsageError("needs --duration S") }
@@ -126,7 +130,7 @@ struct RecordCommand: ToolCommand {
 
     let recorder = Recorder(
       source: source, writer: writer, limit: maxSamples.map { Int(min($0, 1e15)) },
-      absoluteTime: absolute)
+      absoluteTime: absolute, interrupted: interrupted)
     let result = try recorder.run(duration: duration, console: console, note: note)
     if let udp = source as? UDPMotionSource {
       let s = udp.statistics
@@ -190,14 +194,23 @@ private final class Recorder: Sendable {
   nonisolated(unsafe) let writer: RawIMUCSV.StreamWriter
   let limit: Int?
   let absoluteTime: Bool
-  private let messages = Mutex<[String]>([])
-  private let interrupted = Atomic<Int32>(0)
+  /// The signal that ended the recording (0 while none came).
+  final class Interruption: Sendable {
+    let signal = Atomic<Int32>(0)
+  }
 
-  init(source: any MotionSource, writer: RawIMUCSV.StreamWriter, limit: Int?, absoluteTime: Bool) {
+  private let messages = Mutex<[String]>([])
+  private let interruption: Interruption
+
+  init(
+    source: any MotionSource, writer: RawIMUCSV.StreamWriter, limit: Int?, absoluteTime: Bool,
+    interrupted: Interruption
+  ) {
     self.source = source
     self.writer = writer
     self.limit = limit
     self.absoluteTime = absoluteTime
+    interruption = interrupted
   }
 
   /// Records for `duration` seconds of wall-clock time (the tool's job is live recording).
@@ -209,10 +222,6 @@ private final class Recorder: Sendable {
       messages.withLock { $0.append(e.sourceMessage ?? e.message) }
     }
     let samples = manager.imuSamples(capacity: 65_536)
-    SignalHandling.intercept { [self] signal in
-      interrupted.store(signal, ordering: .releasing)
-    }
-    defer { SignalHandling.intercept(nil) }
     var result = Result()
     var t0: Double?
     var first = 0.0
@@ -224,7 +233,7 @@ private final class Recorder: Sendable {
     var nextReport = start
     var failure: String?
     recording: while clock.now < end {
-      if interrupted.load(ordering: .acquiring) != 0 { break }
+      if interruption.signal.load(ordering: .acquiring) != 0 { break }
       let batch: [IMUSample]
       do {
         batch = try samples.poll()
@@ -277,7 +286,7 @@ private final class Recorder: Sendable {
         do { try writer.flush() } catch { throw ToolError(error.description) }
       }
     }
-    let signal = interrupted.load(ordering: .acquiring)
+    let signal = interruption.signal.load(ordering: .acquiring)
     if signal != 0 { result.signal = signal }
     samples.cancel()
     // Stop the source (IIO disables its buffers), but never wait long for a stuck one.
