@@ -31,10 +31,13 @@ let package = Package(
     .systemLibrary(
       name: "CSDL2", path: "Sources/CSDL2",
       providers: [.apt(["libsdl2-dev"])]),
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Pure modules
     .target(name: "SwellGeometry"),
-    .target(name: "SwellMotion", dependencies: ["SwellGeometry"]),
+    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "CZlib"]),
     .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
@@ -92,6 +95,11 @@ let package = Package(
       name: "progress-wave",
       dependencies: ["SwellGeometry", "SwellLayers", "SwellRender", "SwellWaves"],
       path: "Examples/progress-wave"),
+
+    // MARK: Fuzzing (Scripts/fuzz.sh)
+    .executableTarget(
+      name: "swell-fuzz", dependencies: ["SwellMotion", "SwellScenes", "SwellSensors"],
+      path: "Tests/Fuzz/Driver"),
 
     // MARK: Tests
     .target(

@@ -23,6 +23,8 @@ if ldd Examples/MotionOnly/.build/debug/motion-only | grep -E "libSDL2|libcairo"
 fi
 echo "== docs (DocC, warnings are errors)"
 bash Scripts/check-docs.sh
+echo "== fuzz (bounded: every parser, a minute in all)"
+bash Scripts/fuzz.sh --seconds 60
 echo "== swift test"
 # A hung test must fail the run, not stall CI: the whole suite normally takes about a minute.
 # The sensor tests (real sockets, FIFOs and reader threads with wall-clock timeouts) run in a

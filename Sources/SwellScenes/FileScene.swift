@@ -118,20 +118,33 @@ public final class FileScene: Scene {
       let p = "\(prefix)[\(i)]"
       if s.type == .image, let image = s.image {
         let path = image.hasPrefix("/") ? image : base.appendingPathComponent(image).path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
           throw SceneFileError("\(source): \(p).image: no such file '\(path)'")
         }
-        guard !isFolder.boolValue else {
+        guard (info.st_mode & S_IFMT) != S_IFDIR else {
           throw SceneFileError("\(source): \(p).image: '\(path)' is a folder, not a PNG file")
         }
+        // A FIFO or a device would block the open or the read: only regular files are read.
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+          throw SceneFileError("\(source): \(p).image: '\(path)' is not a regular file")
+        }
+        // The signature and the IHDR chunk: width and height are bytes 16-23, big-endian.
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let head = FileHandle(forReadingAtPath: path).flatMap { h in
           defer { try? h.close() }
-          return try? h.read(upToCount: signature.count)
+          return try? h.read(upToCount: 24)
         }
-        guard let head, [UInt8](head) == signature else {
+        guard let head, head.count == 24, [UInt8](head.prefix(8)) == signature else {
           throw SceneFileError("\(source): \(p).image: '\(path)' is not a readable PNG file")
+        }
+        let bytes = [UInt8](head)
+        func u32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let pixels = Double(u32(16)) * Double(u32(20))
+        guard pixels <= Double(SceneLimits.maximumImagePixels) else {
+          throw SceneFileError(
+            "\(source): \(p).image: '\(path)' is \(u32(16))×\(u32(20)) pixels, more than the "
+              + "limit of \(SceneLimits.maximumImagePixels)")
         }
       }
       try checkImages(s.sublayers ?? [], prefix: "\(p).sublayers", base: base, source: source)

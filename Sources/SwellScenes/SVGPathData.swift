@@ -15,6 +15,8 @@ public struct SVGPathDataError: Error, CustomStringConvertible, Sendable {
 /// cubic; an elliptical arc A becomes cubics of at most 90° each, by the SVG 1.1 endpoint-to-centre
 /// conversion, W3C SVG 1.1 Appendix F.6.5–F.6.6). Writes M, L, C and Z with absolute coordinates,
 /// numbers in their shortest exact form, so a path read back is the same path.
+///
+/// Parsing stops with an error past `SceneLimits.maximumPathPoints` path elements.
 public enum SVGPathData {
   /// Parses path data.
   ///
@@ -30,6 +32,10 @@ public enum SVGPathData {
     while true {
       scanner.skipSeparators()
       guard let c = scanner.peek else { break }
+      guard path.elements.count <= SceneLimits.maximumPathPoints else {
+        throw scanner.error(
+          "more than \(SceneLimits.maximumPathPoints) path elements (the limit per shape)")
+      }
       if Self.commands.contains(c) {
         command = c
         scanner.index += 1

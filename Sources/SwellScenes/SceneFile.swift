@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellLayers
+import SwellMotion
 
 /// The JSON scene format (`docs/scenes.md`): a canvas, a tree of layers (shapes, gradients,
 /// images, water waves) with motion effects, and how the viewer offset is computed. Loaded and
@@ -67,10 +68,11 @@ public struct SceneFileError: Error, CustomStringConvertible, Sendable {
   /// The one-line reason.
   public var message: String
 
-  /// Creates an error.
+  /// Creates an error; untrusted text quoted in `'single quotes'` is cut and control characters
+  /// are escaped (`UntrustedText.sanitizedMessage(_:)`).
   ///
   /// - Parameter message: The reason.
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String) { self.message = UntrustedText.sanitizedMessage(message) }
 
   /// The reason.
   public var description: String { message }
@@ -83,6 +85,20 @@ extension SceneFile {
   /// - Returns: The scene description.
   /// - Throws: ``SceneFileError`` naming the file and the JSON path of the bad field.
   public static func load(from url: URL) throws -> SceneFile {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
+      throw SceneFileError(
+        "\(url.path): cannot read the file (\(String(cString: strerror(errno))))")
+    }
+    // A FIFO or a device would block or never end: only regular files are read.
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw SceneFileError("\(url.path): not a regular file")
+    }
+    guard Int(info.st_size) <= SceneLimits.maximumFileSize else {
+      throw SceneFileError(
+        "\(url.path): \(info.st_size) bytes is larger than the limit of "
+          + "\(SceneLimits.maximumFileSize) for a scene file")
+    }
     let data: Data
     do {
       data = try Data(contentsOf: url)
@@ -100,6 +116,11 @@ extension SceneFile {
   /// - Returns: The scene description.
   /// - Throws: ``SceneFileError`` naming the JSON path of the bad field.
   public static func decode(_ data: Data, source: String) throws -> SceneFile {
+    guard data.count <= SceneLimits.maximumFileSize else {
+      throw SceneFileError(
+        "\(source): \(data.count) bytes is larger than the limit of "
+          + "\(SceneLimits.maximumFileSize) for a scene file")
+    }
     let file: SceneFile
     do {
       file = try JSONDecoder().decode(SceneFile.self, from: data)
@@ -183,6 +204,7 @@ extension SceneFile {
       }
     }
     try walk(layers, "layers")
+    try checkResources(source: source)
     if let trace {
       for (i, key) in trace.enumerated() {
         try check(

@@ -1,5 +1,6 @@
 import Foundation
 @_exported import SwellCommandLine
+import SwellMotion
 
 /// One `swell` subcommand: its declaration (options, arguments, help) and its work.
 public protocol ToolCommand: Sendable {
@@ -90,6 +91,9 @@ public enum SwellTool {
       console.err("swell: \(unknownCommand(name))\n")
       return ExitCode.usage
     }
+    // SIGINT and SIGTERM remove temporary files and exit 130 / 143 (`live` keeps its own
+    // handling: the SDL window and the terminal view end their loop and restore the display).
+    if name != "live" { SignalHandling.install() }
     do {
       var args = try Arguments(Array(arguments.dropFirst()), spec: command.spec)
       if args.wantsHelp {
@@ -98,10 +102,10 @@ public enum SwellTool {
       }
       return try command.run(&args, console: console)
     } catch let e as UsageError {
-      console.err("swell \(name): \(e.message)\n")
+      console.err("swell \(name): \(errorLine(e.message))\n")
       return ExitCode.usage
     } catch {
-      console.err("swell \(name): \(error)\n")
+      console.err("swell \(name): \(errorLine("\(error)"))\n")
       return ExitCode.failure
     }
   }
@@ -109,6 +113,13 @@ public enum SwellTool {
   static func unknownCommand(_ name: String) -> String {
     "unknown command '\(name)'" + Suggestion.didYouMean(name, among: commands.map { $0.spec.name })
       + "; see 'swell --help'"
+  }
+
+  /// An error message as one safe line: control characters escaped and at most about 280
+  /// characters (a backstop: untrusted parts are already cut where the message is made).
+  static func errorLine(_ message: String) -> String {
+    let line = UntrustedText.escaped(message)
+    return line.count > 280 ? String(line.prefix(279)) + "…" : line
   }
 
   /// The tool's version.

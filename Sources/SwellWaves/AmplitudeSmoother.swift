@@ -8,6 +8,7 @@ import Foundation
 /// over each interval (`a(t) = target + (a₀ − target)·e^(−Δt/τ)`), so the value at a time depends
 /// only on the motion up to that time: it is the same at any display frame rate and any step
 /// size. After a step of the target by `D`, the value covers 63 % of `D` in τ and 95 % in 3τ.
+/// A time constant of 0 follows the target at once (no easing in that direction).
 public struct AmplitudeSmoother: Hashable, Sendable {
   /// The rise time constant, seconds (default 0.06).
   public var riseTime: Double
@@ -23,10 +24,13 @@ public struct AmplitudeSmoother: Hashable, Sendable {
   /// Creates a smoother at rest at 0.
   ///
   /// - Parameters:
-  ///   - riseTime: Seconds, positive (default 0.06).
-  ///   - releaseTime: Seconds, positive (default 0.6).
+  ///   - riseTime: Seconds, 0 or more (default 0.06; 0 jumps to a higher target at once).
+  ///   - releaseTime: Seconds, 0 or more (default 0.6; 0 drops to a lower target at once).
+  ///
+  /// A negative or NaN time constant is a programmer error (scene files are checked before they
+  /// get here) and traps.
   public init(riseTime: Double = 0.06, releaseTime: Double = 0.6) {
-    precondition(riseTime > 0 && releaseTime > 0, "time constants must be positive")
+    precondition(riseTime >= 0 && releaseTime >= 0, "time constants must be 0 or more")
     self.riseTime = riseTime
     self.releaseTime = releaseTime
   }
@@ -41,6 +45,7 @@ public struct AmplitudeSmoother: Hashable, Sendable {
     let dt = t - t0
     guard dt > 0, dt.isFinite else { return value }
     let tau = target > value ? riseTime : releaseTime
+    guard tau > 0 else { return target }
     return target + (value - target) * exp(-dt / tau)
   }
 

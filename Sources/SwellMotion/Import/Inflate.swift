@@ -1,198 +1,93 @@
-/// A DEFLATE decoder (RFC 1951, "DEFLATE Compressed Data Format Specification version 1.3"):
-/// stored, fixed-Huffman and dynamic-Huffman blocks, decoded with canonical Huffman codes.
+import CZlib
+
+/// Raw DEFLATE decoding (RFC 1951) and CRC-32, through zlib (`inflate`, `crc32`).
+///
+/// Decoding is bounded: the output never grows past a limit given by the caller, and the limit
+/// is checked while inflating (zlib writes into a buffer that is never larger than the limit),
+/// so a small stream that expands to gigabytes stops after `limit + 1` bytes.
 enum Inflate {
-  /// A malformed stream.
+  /// A malformed stream, or one that expands past its limit.
   struct Failure: Error {
     /// What is wrong.
     var message: String
   }
 
-  /// A canonical Huffman code: how many codes have each length, and the symbols in code order.
-  private struct Huffman {
-    var counts = [Int](repeating: 0, count: 16)
-    var symbols: [Int] = []
-
-    init(lengths: ArraySlice<Int>) throws(Failure) {
-      for l in lengths { counts[l] += 1 }
-      counts[0] = 0
-      // Refuse over-subscribed codes (more codes of a length than the code space allows).
-      var left = 1
-      for len in 1...15 {
-        left <<= 1
-        left -= counts[len]
-        if left < 0 { throw Failure(message: "over-subscribed Huffman code") }
-      }
-      var offsets = [Int](repeating: 0, count: 16)
-      for len in 1..<15 { offsets[len + 1] = offsets[len] + counts[len] }
-      symbols = [Int](repeating: 0, count: lengths.count)
-      for (i, l) in lengths.enumerated() where l != 0 {
-        symbols[offsets[l]] = i
-        offsets[l] += 1
-      }
-    }
-  }
-
-  private struct BitReader {
-    let bytes: [UInt8]
-    var position = 0
-    var bitBuffer: UInt32 = 0
-    var bitCount = 0
-
-    mutating func bits(_ n: Int) throws(Failure) -> Int {
-      while bitCount < n {
-        guard position < bytes.count else { throw Failure(message: "unexpected end of data") }
-        bitBuffer |= UInt32(bytes[position]) << UInt32(bitCount)
-        position += 1
-        bitCount += 8
-      }
-      let v = Int(bitBuffer & ((1 << UInt32(n)) - 1))
-      bitBuffer >>= UInt32(n)
-      bitCount -= n
-      return v
-    }
-
-    mutating func decode(_ h: Huffman) throws(Failure) -> Int {
-      var code = 0
-      var first = 0
-      var index = 0
-      for len in 1...15 {
-        code |= try bits(1)
-        let count = h.counts[len]
-        if code - first < count { return h.symbols[index + code - first] }
-        index += count
-        first = (first + count) << 1
-        code <<= 1
-      }
-      throw Failure(message: "invalid Huffman code")
-    }
-
-    mutating func alignToByte() {
-      bitBuffer = 0
-      bitCount = 0
-    }
-  }
-
-  private static let lengthBase = [
-    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
-    131, 163, 195, 227, 258,
-  ]
-  private static let lengthExtra = [
-    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-  ]
-  private static let distanceBase = [
-    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-    2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-  ]
-  private static let distanceExtra = [
-    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
-    13,
-  ]
-  private static let codeLengthOrder = [
-    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
-  ]
-
   /// Decompresses a raw DEFLATE stream.
   ///
   /// - Parameters:
   ///   - input: The compressed bytes.
-  ///   - expectedSize: The size to reserve for the output (a hint).
+  ///   - expectedSize: The size to reserve for the output, bytes (a hint, capped by `limit`).
+  ///   - limit: The most bytes the output may have (default 1 GiB); a stream that decodes to
+  ///     more fails as soon as it passes the limit.
   /// - Returns: The decompressed bytes.
-  /// - Throws: ``Failure`` for a malformed stream.
+  /// - Throws: ``Failure`` for a malformed or truncated stream, or one longer than `limit`.
   static func decompress(
-    _ input: some Collection<UInt8>, expectedSize: Int = 0
+    _ input: some Collection<UInt8>, expectedSize: Int = 0, limit: Int = 1 << 30
   ) throws(Failure) -> [UInt8] {
-    var reader = BitReader(bytes: Array(input))
-    var out: [UInt8] = []
-    out.reserveCapacity(expectedSize)
-    var last = false
-    while !last {
-      last = try reader.bits(1) == 1
-      switch try reader.bits(2) {
-      case 0:
-        reader.alignToByte()
-        let p = reader.position
-        guard p + 4 <= reader.bytes.count else { throw Failure(message: "truncated stored block") }
-        let len = Int(reader.bytes[p]) | Int(reader.bytes[p + 1]) << 8
-        let nlen = Int(reader.bytes[p + 2]) | Int(reader.bytes[p + 3]) << 8
-        guard len == (~nlen & 0xFFFF) else { throw Failure(message: "stored block length check") }
-        guard p + 4 + len <= reader.bytes.count else {
-          throw Failure(message: "truncated stored block")
+    let source = Array(input)
+    var stream = z_stream()
+    let initialised = inflateInit2_(
+      &stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+    guard initialised == Z_OK else {
+      throw Failure(message: "zlib could not start (\(initialised))")
+    }
+    defer { inflateEnd(&stream) }
+    // Room for one byte past the limit, so "longer than the limit" is seen, not silently cut.
+    let ceiling = limit + 1
+    var capacity = min(ceiling, max(64, min(expectedSize, 1 << 26) + 1))
+    var out = [UInt8](repeating: 0, count: capacity)
+    var produced = 0
+    var status: Int32 = Z_OK
+    source.withUnsafeBufferPointer { src in
+      stream.next_in = UnsafeMutablePointer(mutating: src.baseAddress)
+      stream.avail_in = UInt32(src.count)
+      while true {
+        if produced == capacity {
+          guard capacity < ceiling else { break }
+          capacity = min(ceiling, capacity * 2)
+          out.append(contentsOf: repeatElement(0, count: capacity - out.count))
         }
-        out.append(contentsOf: reader.bytes[(p + 4)..<(p + 4 + len)])
-        reader.position = p + 4 + len
-      case 1:
-        var lengths = [Int](repeating: 8, count: 288)
-        for i in 144..<256 { lengths[i] = 9 }
-        for i in 256..<280 { lengths[i] = 7 }
-        let literal = try Huffman(lengths: lengths[...])
-        let distance = try Huffman(lengths: [Int](repeating: 5, count: 30)[...])
-        try inflateBlock(&reader, &out, literal, distance)
-      case 2:
-        let nlen = try reader.bits(5) + 257
-        let ndist = try reader.bits(5) + 1
-        let ncode = try reader.bits(4) + 4
-        guard nlen <= 286, ndist <= 30 else { throw Failure(message: "bad code counts") }
-        var codeLengths = [Int](repeating: 0, count: 19)
-        for i in 0..<ncode { codeLengths[codeLengthOrder[i]] = try reader.bits(3) }
-        let lengthCode = try Huffman(lengths: codeLengths[...])
-        var lengths = [Int](repeating: 0, count: nlen + ndist)
-        var i = 0
-        while i < nlen + ndist {
-          let symbol = try reader.decode(lengthCode)
-          if symbol < 16 {
-            lengths[i] = symbol
-            i += 1
-            continue
-          }
-          var value = 0
-          var repeatCount: Int
-          switch symbol {
-          case 16:
-            guard i > 0 else { throw Failure(message: "repeat with no previous length") }
-            value = lengths[i - 1]
-            repeatCount = 3 + (try reader.bits(2))
-          case 17: repeatCount = 3 + (try reader.bits(3))
-          default: repeatCount = 11 + (try reader.bits(7))
-          }
-          guard i + repeatCount <= nlen + ndist else {
-            throw Failure(message: "too many code lengths")
-          }
-          for _ in 0..<repeatCount {
-            lengths[i] = value
-            i += 1
-          }
+        let room = min(capacity - produced, Int(UInt32.max))
+        out.withUnsafeMutableBufferPointer { dst in
+          stream.next_out = dst.baseAddress.map { $0 + produced }
+          stream.avail_out = UInt32(room)
+          status = inflate(&stream, Z_NO_FLUSH)
+          produced += room - Int(stream.avail_out)
         }
-        guard lengths[256] != 0 else { throw Failure(message: "no end-of-block code") }
-        let literal = try Huffman(lengths: lengths[0..<nlen])
-        let distance = try Huffman(lengths: lengths[nlen...])
-        try inflateBlock(&reader, &out, literal, distance)
-      default:
-        throw Failure(message: "invalid block type 3")
+        if status != Z_OK { break }
+        if stream.avail_in == 0 && stream.avail_out > 0 { break }
       }
     }
-    return out
+    if produced > limit {
+      throw Failure(message: "expands past \(limit) bytes")
+    }
+    switch status {
+    case Z_STREAM_END:
+      return Array(out[0..<produced])
+    case Z_OK, Z_BUF_ERROR:
+      throw Failure(message: "unexpected end of data")
+    default:
+      let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
+      throw Failure(message: UntrustedText.clipped(reason))
+    }
   }
+}
 
-  private static func inflateBlock(
-    _ reader: inout BitReader, _ out: inout [UInt8], _ literal: Huffman, _ distance: Huffman
-  ) throws(Failure) {
-    while true {
-      let symbol = try reader.decode(literal)
-      if symbol < 256 {
-        out.append(UInt8(symbol))
-      } else if symbol == 256 {
-        return
-      } else {
-        let s = symbol - 257
-        guard s < 29 else { throw Failure(message: "invalid length symbol") }
-        let length = lengthBase[s] + (try reader.bits(lengthExtra[s]))
-        let d = try reader.decode(distance)
-        guard d < 30 else { throw Failure(message: "invalid distance symbol") }
-        let dist = distanceBase[d] + (try reader.bits(distanceExtra[d]))
-        guard dist <= out.count else { throw Failure(message: "distance too far back") }
-        let start = out.count - dist
-        for k in 0..<length { out.append(out[start + k]) }
+/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), as zip uses it, through zlib's `crc32`.
+enum CRC32 {
+  /// The CRC-32 of some bytes.
+  static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt = crc32(0, nil, 0)
+    bytes.withUnsafeBufferPointer { b in
+      var base = b.baseAddress
+      var left = b.count
+      while left > 0, let p = base {
+        let n = min(left, 1 << 30)
+        crc = crc32(crc, p, UInt32(n))
+        base = p + n
+        left -= n
       }
     }
+    return UInt32(truncatingIfNeeded: crc)
   }
 }

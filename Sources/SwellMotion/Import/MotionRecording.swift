@@ -141,7 +141,8 @@ public struct MotionRecording: Sendable {
     throw RecordingError(
       file: name, line: nil,
       message:
-        "unknown layout (header '\(header.prefix(6).joined(separator: ","))'); expected a raw IMU "
+        "unknown layout (header "
+        + "'\(UntrustedText.clipped(header.prefix(6).joined(separator: ",")))'); expected a raw IMU "
         + "CSV (t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a device-motion CSV (time,attitude.w,...), a "
         + "phyphox CSV, or a Sensor Logger folder or .zip")
   }

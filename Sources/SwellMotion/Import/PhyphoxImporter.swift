@@ -114,11 +114,16 @@ public enum PhyphoxImporter {
           }
           var v = [0.0, 0, 0, 0]
           for (k, i) in indices.enumerated() {
-            guard i < fields.count, let x = scanner.double(fields[i]), x.isFinite else {
-              let t = i < fields.count ? scanner.text(fields[i]) : ""
+            guard i < fields.count, let x = scanner.double(fields[i]),
+              k == 0
+                ? RecordingLimits.isPlausibleTime(x) : RecordingLimits.isPlausibleComponent(x)
+            else {
+              let t = i < fields.count ? scanner.shown(fields[i]) : ""
               throw scanner.error(
                 line.number, names[i],
-                t.isEmpty ? "missing value" : "'\(t)' is not a finite number")
+                t.isEmpty
+                  ? "missing value"
+                  : "'\(t)' is not a finite number in range (docs/limits.md)")
             }
             v[k] = x
           }
@@ -133,7 +138,9 @@ public enum PhyphoxImporter {
       }
     }
     func missing(_ s: Sensor) -> RecordingError {
-      let seen = columnsSeen.isEmpty ? "no columns" : columnsSeen.joined(separator: ", ")
+      let seen =
+        columnsSeen.isEmpty
+        ? "no columns" : UntrustedText.clipped(columnsSeen.joined(separator: ", "), limit: 200)
       return RecordingError(
         file: name,
         message: "phyphox export without \(s.label) columns; found \(seen)")

@@ -164,10 +164,23 @@ struct CSVScanner {
     return String(decoding: bytes[t], as: UTF8.self)
   }
 
-  /// The whole line as text, for messages (shortened to 60 characters).
+  /// The field as text for a message: at most ``UntrustedText/defaultLimit`` characters, control
+  /// characters escaped (``UntrustedText/clipped(_:limit:)``); only the start of a huge field is
+  /// decoded.
+  func shown(_ r: Range<Int>) -> String {
+    let t = trimmed(r)
+    let head = t.lowerBound..<min(t.upperBound, t.lowerBound + 4 * UntrustedText.defaultLimit + 4)
+    let s = String(decoding: bytes[head], as: UTF8.self)
+    return head.count < t.count ? UntrustedText.clipped(s + "…") : UntrustedText.clipped(s)
+  }
+
+  /// The whole line as text, for messages (shortened to 60 characters, control characters
+  /// escaped).
   func preview(_ line: Line) -> String {
-    let s = text(line.range)
-    return s.count > 60 ? String(s.prefix(57)) + "..." : s
+    let t = trimmed(line.range)
+    let s = String(
+      decoding: bytes[t.lowerBound..<min(t.upperBound, t.lowerBound + 256)], as: UTF8.self)
+    return UntrustedText.clipped(s.count > 60 || t.count > 256 ? String(s.prefix(57)) + "..." : s)
   }
 
   /// Parses a decimal number (integer, decimal or exponent form, `nan`, `inf`), or returns

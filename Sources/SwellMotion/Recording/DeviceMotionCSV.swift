@@ -193,7 +193,7 @@ public enum DeviceMotionCSV {
       guard v[0] > previous else {
         throw scanner.error(
           line.number, "time",
-          "time \(scanner.text(fields[0])) does not increase (previous \(formatNumber(previous)))"
+          "time \(scanner.shown(fields[0])) does not increase (previous \(formatNumber(previous)))"
         )
       }
       let q = Quaternion(w: v[1], x: v[2], y: v[3], z: v[4])
@@ -218,12 +218,12 @@ public enum DeviceMotionCSV {
           }
           m[k] = try number(fields[index], magneticColumns[k], scanner, line.number)
         }
-        guard let accuracy = MagneticFieldCalibrationAccuracy(rawValue: Int(m[3])),
-          m[3] == m[3].rounded()
+        guard (-1...2).contains(m[3]), m[3] == m[3].rounded(),
+          let accuracy = MagneticFieldCalibrationAccuracy(rawValue: Int(m[3]))
         else {
           throw scanner.error(
             line.number, "magneticField.accuracy",
-            "'\(scanner.text(fields[magneticIndex[3] ?? 0]))' is not one of -1, 0, 1, 2")
+            "'\(scanner.shown(fields[magneticIndex[3] ?? 0]))' is not one of -1, 0, 1, 2")
         }
         motion.magneticField = CalibratedMagneticField(
           field: Vector3(m[0], m[1], m[2]), accuracy: accuracy)
@@ -237,11 +237,18 @@ public enum DeviceMotionCSV {
     _ r: Range<Int>, _ column: String, _ scanner: CSVScanner, _ line: Int
   ) throws(RecordingError) -> Double {
     guard let x = scanner.double(r) else {
-      let t = scanner.text(r)
+      let t = scanner.shown(r)
       throw scanner.error(line, column, t.isEmpty ? "missing value" : "'\(t)' is not a number")
     }
     guard x.isFinite else {
-      throw scanner.error(line, column, "'\(scanner.text(r))' is not finite")
+      throw scanner.error(line, column, "'\(scanner.shown(r))' is not finite")
+    }
+    // Times are bounded (a span computed from them must stay a sane count); other values need
+    // only be finite: the scene engine takes even 1e300 without harm.
+    let limit = column == "time" ? RecordingLimits.maximumTimeMagnitude : Double.infinity
+    guard abs(x) <= limit else {
+      throw scanner.error(
+        line, column, "'\(scanner.shown(r))' is out of range (at most ±\(limit))")
     }
     return x
   }

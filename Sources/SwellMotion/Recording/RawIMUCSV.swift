@@ -12,7 +12,8 @@ import SwellGeometry
 /// (the BROAD trials carry ground truth there); a row may stop after `az` (no magnetometer).
 /// Every malformed value is an error naming the line and column: a non-number, NaN or infinity
 /// in `t_s`, gyroscope or accelerometer (no sample is silently skipped, so no NaN can reach the
-/// fusion), an infinity or a partly missing magnetometer, and a timestamp that does not increase.
+/// fusion), an infinity or a partly missing magnetometer, a timestamp that does not increase, and
+/// a value outside ``RecordingLimits`` (a time beyond ±1e10 s, a component beyond ±1e6).
 public enum RawIMUCSV {
   /// The first ten header columns, in order.
   public static let columns = ["t_s", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
@@ -117,12 +118,21 @@ public enum RawIMUCSV {
     func value(_ c: Int) throws(RecordingError) -> Double {
       let r = fields[c]
       guard let x = scanner.double(r) else {
-        let t = scanner.text(r)
+        let t = scanner.shown(r)
         throw scanner.error(
           line.number, columns[c], t.isEmpty ? "missing value" : "'\(t)' is not a number")
       }
       guard x.isFinite else {
-        throw scanner.error(line.number, columns[c], "'\(scanner.text(r))' is not finite")
+        throw scanner.error(line.number, columns[c], "'\(scanner.shown(r))' is not finite")
+      }
+      guard
+        c == 0
+          ? RecordingLimits.isPlausibleTime(x) : RecordingLimits.isPlausibleComponent(x)
+      else {
+        let limit =
+          c == 0 ? RecordingLimits.maximumTimeMagnitude : RecordingLimits.maximumComponentMagnitude
+        throw scanner.error(
+          line.number, columns[c], "'\(scanner.shown(r))' is out of range (at most ±\(limit))")
       }
       return x
     }
@@ -133,7 +143,7 @@ public enum RawIMUCSV {
     guard v.0 > previous else {
       throw scanner.error(
         line.number, "t_s",
-        "time \(scanner.text(fields[0])) does not increase (previous \(formatNumber(previous)))"
+        "time \(scanner.shown(fields[0])) does not increase (previous \(formatNumber(previous)))"
       )
     }
     let magnetometer = try readMagnetometer(fields, scanner: scanner, line: line.number)
@@ -152,11 +162,14 @@ public enum RawIMUCSV {
       guard index < fields.count, !scanner.isBlank(fields[index]) else { continue }
       guard let x = scanner.double(fields[index]) else {
         throw scanner.error(
-          line, columns[index], "'\(scanner.text(fields[index]))' is not a number")
+          line, columns[index], "'\(scanner.shown(fields[index]))' is not a number")
       }
       if x.isNaN { continue }
-      guard x.isFinite else {
-        throw scanner.error(line, columns[index], "'\(scanner.text(fields[index]))' is not finite")
+      guard RecordingLimits.isPlausibleComponent(x) else {
+        throw scanner.error(
+          line, columns[index],
+          "'\(scanner.shown(fields[index]))' is not finite or out of range (at most ±"
+            + "\(RecordingLimits.maximumComponentMagnitude))")
       }
       m[c] = x
       present += 1
@@ -178,19 +191,73 @@ public enum RawIMUCSV {
   public static func encode(_ samples: [IMUSample]) -> Data {
     var out = header + "\n"
     out.reserveCapacity(samples.count * 160 + 64)
-    for s in samples {
-      let values = [
-        s.timestamp, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x,
-        s.accelerometer.y, s.accelerometer.z,
-      ]
-      out += values.map(formatNumber).joined(separator: ",")
-      if let m = s.magnetometer {
-        out += "," + [m.x, m.y, m.z].map(formatNumber).joined(separator: ",") + "\n"
-      } else {
-        out += ",,,\n"
-      }
-    }
+    for s in samples { out += row(s) }
     return Data(out.utf8)
+  }
+
+  /// One data row, with its line break.
+  static func row(_ s: IMUSample) -> String {
+    let values = [
+      s.timestamp, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x,
+      s.accelerometer.y, s.accelerometer.z,
+    ]
+    var out = values.map(formatNumber).joined(separator: ",")
+    if let m = s.magnetometer {
+      out += "," + [m.x, m.y, m.z].map(formatNumber).joined(separator: ",") + "\n"
+    } else {
+      out += ",,,\n"
+    }
+    return out
+  }
+
+  /// Writes a raw IMU recording row by row, holding about one block (1 MiB) in memory whatever
+  /// the recording's length: the streaming form of ``write(_:to:)`` for live recording. The file
+  /// appears under its name only on ``commit()`` (``AtomicFileWriter``); a special destination
+  /// (`-`, a FIFO) receives the rows as they are written.
+  public final class StreamWriter {
+    private let file: AtomicFileWriter
+    private var text = ""
+    /// The rows written so far.
+    public private(set) var count = 0
+
+    /// Opens the destination and writes the header.
+    ///
+    /// - Parameter url: The destination (`-` for standard output).
+    /// - Throws: ``RecordingError`` when it cannot be written.
+    public init(url: URL) throws(RecordingError) {
+      file = try AtomicFileWriter(url: url)
+      try file.write(header + "\n")
+    }
+
+    /// Appends one sample as a row.
+    ///
+    /// - Parameter sample: The sample (seconds, rad/s, m/s², µT).
+    /// - Throws: ``RecordingError`` when the file cannot be written (a full disk).
+    public func append(_ sample: IMUSample) throws(RecordingError) {
+      text += row(sample)
+      count += 1
+      if text.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes the rows appended so far to the file (the destination sees them at once when it
+    /// is a special file; a regular file still appears only on ``commit()``).
+    ///
+    /// - Throws: ``RecordingError`` when the file cannot be written.
+    public func flush() throws(RecordingError) {
+      if !text.isEmpty {
+        try file.write(text)
+        text = ""
+      }
+      try file.flush()
+    }
+
+    /// Writes the last rows and moves the file into place.
+    ///
+    /// - Throws: ``RecordingError`` when the file cannot be written or renamed.
+    public func commit() throws(RecordingError) {
+      try flush()
+      try file.commit()
+    }
   }
 
   /// Writes samples as a raw IMU recording, atomically (temporary file, then rename).
@@ -204,15 +271,40 @@ public enum RawIMUCSV {
   }
 }
 
+/// The largest recording file read whole, bytes (1 GiB; `docs/limits.md`).
+let maximumRecordingFileSize = 1 << 30
+
 /// Reads a whole file, turning failures into a ``RecordingError`` naming it.
+///
+/// Only regular files are read: a FIFO, a device or a socket would block or never end, so it is
+/// refused (the file is opened without blocking and checked with `fstat` before any read). A
+/// file larger than ``maximumRecordingFileSize`` is refused before it is read.
 func readBytes(_ url: URL) throws(RecordingError) -> Data {
+  let shown = UntrustedText.escaped(url.path)
+  let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+  guard fd >= 0 else {
+    let code = errno
+    throw RecordingError(
+      file: shown,
+      message: code == ENOENT ? "no such file" : "cannot read (\(String(cString: strerror(code))))")
+  }
+  let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+  var info = stat()
+  guard fstat(fd, &info) == 0 else {
+    throw RecordingError(file: shown, message: "cannot read (\(String(cString: strerror(errno))))")
+  }
+  guard (info.st_mode & S_IFMT) == S_IFREG else {
+    throw RecordingError(
+      file: shown, message: "not a regular file (a FIFO, device or socket is not read)")
+  }
+  guard Int(info.st_size) <= maximumRecordingFileSize else {
+    throw RecordingError(
+      file: shown,
+      message: "\(info.st_size) bytes is larger than the limit of \(maximumRecordingFileSize)")
+  }
   do {
-    return try Data(contentsOf: url)
+    return try handle.readToEnd() ?? Data()
   } catch {
-    let ns = error as NSError
-    let exists = FileManager.default.fileExists(atPath: url.path)
-    let reason =
-      exists ? "cannot read (\(ns.localizedDescription))" : "no such file"
-    throw RecordingError(file: url.path, message: reason)
+    throw RecordingError(file: shown, message: "cannot read (\(error.localizedDescription))")
   }
 }

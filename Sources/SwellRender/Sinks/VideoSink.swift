@@ -39,9 +39,11 @@ private final class ErrorTail: Sendable {
 /// Encodes frames to MP4 (H.264), GIF, animated WebP or APNG by piping raw BGRA frames into an
 /// `ffmpeg` child process (`-f rawvideo -pix_fmt bgra -s WxH -r FPS -i -`).
 ///
-/// ffmpeg writes a temporary file in the destination folder, renamed into place by ``finish()``.
-/// A missing ffmpeg, an encoder that exits early (its last error lines are in the message), a
-/// full disk or an unwritable folder give a one-line ``RenderError`` and leave no file behind.
+/// ffmpeg writes a temporary file in the destination folder, renamed into place by ``finish()``
+/// once its structure is checked (an MP4 must have its `moov` box: ffmpeg exits 0 after failing
+/// to write the trailer on a full disk). A missing ffmpeg, an encoder that exits early (its last
+/// error lines are in the message), a full disk, an incomplete file or an unwritable folder give a
+/// one-line ``RenderError`` and leave no file behind.
 /// `SIGPIPE` is ignored so an early exit never kills the process.
 public final class VideoSink: FrameSink {
   /// The video file.
@@ -130,6 +132,7 @@ public final class VideoSink: FrameSink {
         reason:
           "cannot start ffmpeg '\(executable)' (\(error)); install the Debian package 'ffmpeg'")
     }
+    OutputFiles.insertEncoder(process.processIdentifier)
     // The child has its copies; close ours so EOF is seen when the child exits.
     try? input.fileHandleForReading.close()
     try? errorPipe.fileHandleForWriting.close()
@@ -206,6 +209,7 @@ public final class VideoSink: FrameSink {
     }
     try? session.input.fileHandleForWriting.close()
     session.process.waitUntilExit()
+    OutputFiles.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
     self.session = nil
     let process = session.process
@@ -220,6 +224,18 @@ public final class VideoSink: FrameSink {
         .encoderFailed, path: path,
         reason: tail.isEmpty
           ? "ffmpeg finished but wrote no data" : "ffmpeg finished but wrote no data: \(tail)")
+    }
+    // ffmpeg 5 exits 0 after "Error writing trailer" (a full disk): check the file itself.
+    if let problem = VideoFileCheck.problem(at: session.file.temporaryPath, format: format) {
+      session.file.discard()
+      throw RenderError(
+        .encoderFailed, path: path,
+        reason: "ffmpeg finished but the file is incomplete: \(problem)"
+          + (tail.isEmpty ? "" : " (\(tail))"))
+    }
+    if tail.contains("Error writing trailer") || tail.contains("No space left on device") {
+      session.file.discard()
+      throw RenderError(.encoderFailed, path: path, reason: "ffmpeg could not finish: \(tail)")
     }
     try session.file.commit()
   }
@@ -242,6 +258,7 @@ public final class VideoSink: FrameSink {
     try? session.input.fileHandleForWriting.close()
     if terminate, session.process.isRunning { session.process.terminate() }
     session.process.waitUntilExit()
+    OutputFiles.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
     session.file.discard()
     let detail = Self.describe(session.process, tail: tail)

@@ -95,11 +95,11 @@ final class IIOBufferStream: Sendable {
       for file in sysfs.list(device.path + "/scan_elements") ?? [] where file.hasSuffix("_en") {
         guard try sysfs.readAttribute(scan + file) == "1" else { continue }
         let base = String(file.dropLast(3))
-        guard let index = try sysfs.readNumber(scan + base + "_index"),
+        guard let index = try sysfs.readScanIndex(scan + base + "_index"),
           let typeText = try sysfs.readAttribute(scan + base + "_type")
         else { continue }
         do {
-          enabled.append((base, Int(index), try IIOScanType(parsing: typeText)))
+          enabled.append((base, index, try IIOScanType(parsing: typeText)))
         } catch {
           throw IIOError("\(scan)\(base)_type: \(error.message)", path: scan + base + "_type")
         }

@@ -1,5 +1,6 @@
 import Glibc
 import SwellGeometry
+import SwellMotion
 
 /// The kind of motion quantity an IIO channel measures.
 public enum IIOChannelType: String, Hashable, Sendable, CaseIterable, Comparable {
@@ -159,12 +160,17 @@ public struct IIOSysfs: Sendable {
   ///   exist.
   /// - Throws: ``IIOError`` for any other failure (permission, device gone).
   func readAttribute(_ path: String) throws(IIOError) -> String? {
-    let (fd, err) = system.open(path, O_RDONLY)
+    // Opened without blocking and checked: a FIFO in a sysfs tree would otherwise block the
+    // open (or the read) for ever.
+    let (fd, err) = system.open(path, O_RDONLY | O_NONBLOCK)
     if fd < 0 {
       if err == ENOENT { return nil }
       throw IIOError.system("cannot open", path: path, code: err)
     }
     defer { system.close(fd) }
+    guard system.isRegularFile(fd) else {
+      throw IIOError("\(path): not a regular file (a sysfs attribute is one)", path: path)
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while bytes.count < 65_536 {
@@ -195,9 +201,24 @@ public struct IIOSysfs: Sendable {
   func readNumber(_ path: String) throws(IIOError) -> Double? {
     guard let text = try readAttribute(path) else { return nil }
     guard let v = Double(text), v.isFinite else {
-      throw IIOError("\(path): expected a number, got '\(text.prefix(40))'", path: path)
+      throw IIOError(
+        "\(path): expected a number, got '\(UntrustedText.clipped(text, limit: 40))'", path: path)
     }
     return v
+  }
+
+  /// The largest scan index accepted (`scan_elements/*_index`): 4095. Kernel drivers number
+  /// their channels from 0 and a scan holds at most a few dozen.
+  static let maximumScanIndex = 4095
+
+  /// Reads a scan index: a whole number 0...``maximumScanIndex``.
+  func readScanIndex(_ path: String) throws(IIOError) -> Int? {
+    guard let v = try readNumber(path) else { return nil }
+    guard v == v.rounded(), v >= 0, v <= Double(Self.maximumScanIndex) else {
+      throw IIOError(
+        "\(path): expected a scan index 0...\(Self.maximumScanIndex), got \(v)", path: path)
+    }
+    return Int(v)
   }
 
   func firstNumber(_ paths: String...) throws(IIOError) -> Double? {
@@ -273,11 +294,11 @@ public struct IIOSysfs: Sendable {
           type: type, axis: axis, scale: scale, offset: offset, hasRawFile: hasRaw)
         if hasScan {
           let scanPath = path + "/scan_elements/"
-          if let idx = try readNumber(scanPath + base + "_index"),
+          if let idx = try readScanIndex(scanPath + base + "_index"),
             let typeText = try firstAttribute(
               scanPath + base + "_type", scanPath + "in_\(type.rawValue)_type")
           {
-            channel.scanIndex = Int(idx)
+            channel.scanIndex = idx
             do {
               channel.scanType = try IIOScanType(parsing: typeText)
             } catch {
@@ -305,11 +326,11 @@ public struct IIOSysfs: Sendable {
       device.mountMatrices[type] = try mountMatrix(of: type, in: path) ?? .identity
     }
     if scanFiles.contains("in_timestamp_en"),
-      let idx = try readNumber(path + "/scan_elements/in_timestamp_index"),
+      let idx = try readScanIndex(path + "/scan_elements/in_timestamp_index"),
       let t = try readAttribute(path + "/scan_elements/in_timestamp_type")
     {
       device.timestamp = IIOScanSlot(
-        index: Int(idx),
+        index: idx,
         type: try IIOSysfs.scanType(t, file: path + "/scan_elements/in_timestamp_type"))
     }
     if fileSet.contains("buffer0") && list(path + "/buffer0") != nil {
@@ -369,7 +390,7 @@ public struct IIOSysfs: Sendable {
     }
     guard values.count == 9 else {
       throw IIOError(
-        "\(file): expected a mount matrix 'a, b, c; d, e, f; g, h, i', got '\(text.prefix(60))'",
+        "\(file): expected a mount matrix 'a, b, c; d, e, f; g, h, i', got '\(UntrustedText.clipped(text, limit: 60))'",
         path: file)
     }
     return Matrix3(rowMajor: values)
@@ -388,8 +409,9 @@ public struct IIOSysfs: Sendable {
   public func setSamplingFrequency(_ hertz: Double, of device: IIODevice) throws(IIOError)
     -> Double
   {
-    guard hertz.isFinite, hertz > 0 else {
-      throw IIOError("sampling frequency must be a positive number of Hz", path: device.path)
+    guard hertz.isFinite, hertz > 0, hertz <= 1e7 else {
+      throw IIOError(
+        "sampling frequency must be a positive number of Hz, at most 1e7", path: device.path)
     }
     let type = device.types.first ?? .accel
     var file = device.path + "/in_\(type.rawValue)_sampling_frequency"
@@ -422,7 +444,8 @@ public struct IIOSysfs: Sendable {
         throw IIOError("\(file): missing (the device is gone)", path: file, code: ENOENT)
       }
       guard let raw = Double(text), raw.isFinite else {
-        throw IIOError("\(file): expected a number, got '\(text.prefix(40))'", path: file)
+        throw IIOError(
+          "\(file): expected a number, got '\(UntrustedText.clipped(text, limit: 40))'", path: file)
       }
       v[c.axis] = c.convert(raw)
     }

@@ -107,7 +107,8 @@ public struct PhoneStreamDecoder: Sendable {
     values.reserveCapacity(fields.count)
     for (i, f) in fields.enumerated() {
       guard let v = Double(f.trimmingWhitespace()), v.isFinite else {
-        throw PhoneStreamError("column \(i + 1): expected a finite number, got '\(f.prefix(24))'")
+        throw PhoneStreamError(
+          "column \(i + 1): expected a finite number, got '\(UntrustedText.clipped(f, limit: 24))'")
       }
       values.append(v)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SwellMotion
 
 /// The address of a phyphox remote-access server: `http://HOST:PORT[/PREFIX]`.
 ///
@@ -320,20 +321,20 @@ enum HTTPGet {
     guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."),
       let status = Int(statusLine[1]), (100...599).contains(status)
     else {
-      throw .malformed("bad status line '\(lines[0].prefix(80))'")
+      throw .malformed("bad status line '\(UntrustedText.clipped(lines[0], limit: 80))'")
     }
     var head = Head(
       status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "",
       contentLength: nil, chunked: false, bodyStart: end + 4)
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: ":") else {
-        throw .malformed("bad header line '\(line.prefix(80))'")
+        throw .malformed("bad header line '\(UntrustedText.clipped(line, limit: 80))'")
       }
       let name = line[..<colon].lowercased()
       let value = line[line.index(after: colon)...].trimmingCharacters()
       if name == "content-length" {
         guard let n = Int(value), n >= 0 else {
-          throw .malformed("bad Content-Length '\(value.prefix(40))'")
+          throw .malformed("bad Content-Length '\(UntrustedText.clipped(value, limit: 40))'")
         }
         if n > maxBodyBytes { throw .oversized(maxBodyBytes) }
         head.contentLength = n
@@ -373,7 +374,7 @@ enum HTTPGet {
       }
       let hex = sizeLine.prefix { $0 != ";" }.trimmingCharacters()
       guard !hex.isEmpty, hex.count <= 15, let size = Int(hex, radix: 16) else {
-        return .invalid("bad chunk size '\(sizeLine.prefix(20))'")
+        return .invalid("bad chunk size '\(UntrustedText.clipped(sizeLine, limit: 20))'")
       }
       i = next
       if size == 0 {

@@ -225,11 +225,18 @@ struct PhyphoxPoller: Sendable {
   }
 
   private func lastTime(_ response: PhyphoxResponse, _ sensor: PhyphoxSensorBuffers) -> Double? {
-    guard let t = response.buffer[sensor.time]?.buffer.last, let t, t.isFinite else { return nil }
+    guard let t = response.buffer[sensor.time]?.buffer.last, let t,
+      RecordingLimits.isPlausibleTime(t)
+    else { return nil }
     return t
   }
 
-  /// The readings of one sensor after `since`, aligned by index; advances `since`.
+  /// The largest step of a buffer's time between two readings, seconds (600): a later reading
+  /// beyond it is dropped as invalid (the phone's clock does not jump within an experiment).
+  static let maximumJump = 600.0
+
+  /// The readings of one sensor after `since`, aligned by index; advances `since`. Times must be
+  /// plausible (`RecordingLimits.isPlausibleTime(_:)`) and within ``maximumJump`` of the last.
   private func readings(
     _ response: PhyphoxResponse, _ sensor: PhyphoxSensorBuffers, since: inout Double?,
     _ outcome: inout PhyphoxPollOutcome
@@ -242,11 +249,17 @@ struct PhyphoxPoller: Sendable {
     var out: [TimedVector] = []
     out.reserveCapacity(n)
     for i in 0..<n {
-      guard let t = time[i], t.isFinite else {
+      guard let t = time[i], RecordingLimits.isPlausibleTime(t) else {
         outcome.invalidValues += 1
         continue
       }
       if let s = since, t <= s { continue }
+      // phyphox's experiment time runs with the phone's sensors: a reading far beyond the last
+      // one is a wild value, and adopting it would make every later reading look old.
+      if let s = since, t - s > Self.maximumJump {
+        outcome.invalidValues += 1
+        continue
+      }
       since = t
       guard let vx = x[i], let vy = y[i], let vz = z[i], vx.isFinite, vy.isFinite, vz.isFinite
       else {

@@ -109,6 +109,7 @@ public final class PhyphoxSource: MotionSource {
   /// False: whether the phone sends a magnetometer is learned from its samples.
   public var sensorsAreKnown: Bool { false }
 
+  /// True once the experiment is known to have the magnetometer buffers.
   public var hasMagnetometer: Bool { state.withLock { $0.poller.hasMagnetometer } }
 
   /// The counters so far.
@@ -214,7 +215,8 @@ private struct State {
     }
     guard response.status == 200 else {
       statistics.httpErrors += 1
-      let reason = response.reason.isEmpty ? "" : " " + response.reason.prefix(60)
+      let reason =
+        response.reason.isEmpty ? "" : " " + UntrustedText.clipped(response.reason, limit: 60)
       return fail("\(source) answered HTTP \(response.status)\(reason)", now: now, configuration: c)
     }
     let decoded: PhyphoxResponse

@@ -15,6 +15,9 @@ public struct PhoneStreamStatistics: Hashable, Sendable {
   public var oversized = 0
   /// Samples dropped because their timestamp did not increase.
   public var outOfOrder = 0
+  /// Samples dropped because their timestamp was implausible (beyond ±1e10 s) or ran far ahead
+  /// of the receiver's clock (a wild timestamp never becomes the source's clock).
+  public var outliers = 0
 
   /// Creates zeroed counters.
   public init() {}
@@ -41,7 +44,9 @@ public struct NetworkSourceError: Error, Hashable, Sendable, CustomStringConvert
 /// needed for a phone on the network). A receiver thread decodes datagrams; datagrams larger than
 /// the size limit are dropped, bad lines are skipped, and both are counted in ``statistics``.
 /// Sample timestamps are the sender's, in seconds; samples whose timestamp does not increase are
-/// dropped. ``next()`` returns `nil` after ``stop()``.
+/// dropped, and so are samples stamped far ahead of the running clock (more than 5 s beyond the
+/// receiver's own elapsed time; counted as ``PhoneStreamStatistics/outliers``), so one wild
+/// timestamp cannot stop the stream. ``next()`` returns `nil` after ``stop()``.
 public final class UDPMotionSource: MotionSource {
   /// `udp:ADDRESS:PORT`.
   public let name: String
@@ -83,6 +88,7 @@ public final class UDPMotionSource: MotionSource {
   /// False: whether the phone sends a magnetometer is learned from its samples.
   public var sensorsAreKnown: Bool { false }
 
+  /// True once a sample with a magnetometer reading has arrived.
   public var hasMagnetometer: Bool { receiver.sawMagnetometer.load(ordering: .relaxed) }
 
   /// The counters so far.
@@ -134,7 +140,9 @@ private final class Receiver: Sendable {
   private func run() {
     defer { close(fd) }
     var decoder = PhoneStreamDecoder(format: format)
-    var last = -Double.infinity
+    var gate = TimestampGate()
+    let clock = ContinuousClock()
+    let start = clock.now
     var buffer = [UInt8](repeating: 0, count: min(maxBytes, 65_536) + 1)
     while !stopped.load(ordering: .acquiring) {
       let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
@@ -153,11 +161,15 @@ private final class Receiver: Sendable {
       where !line.allSatisfy(\.isWhitespace) {
         do {
           guard let sample = try decoder.decode(line) else { continue }
-          guard sample.timestamp > last else {
+          switch gate.admit(sample.timestamp, arrival: start.duration(to: clock.now).seconds) {
+          case .accepted: break
+          case .outOfOrder:
             stats.withLock { $0.outOfOrder += 1 }
             continue
+          case .outlier:
+            stats.withLock { $0.outliers += 1 }
+            continue
           }
-          last = sample.timestamp
           if sample.magnetometer != nil { sawMagnetometer.store(true, ordering: .relaxed) }
           stats.withLock { $0.samples += 1 }
           queue.push(.success(.sample(sample)))

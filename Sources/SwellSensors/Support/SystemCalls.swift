@@ -20,6 +20,12 @@ struct SystemCalls: Sendable {
     @Sendable (_ fd: Int32, _ timeoutMilliseconds: Int32) -> (events: Int16, error: Int32)
   /// The entries of a directory (without `.` and `..`), or `nil` and the error.
   var listDirectory: @Sendable (_ path: String) -> (entries: [String]?, error: Int32)
+  /// `fstat(2)`: whether an open descriptor is a regular file (sysfs attributes are; a FIFO or a
+  /// device put in their place is refused, since reading it could block for ever).
+  var isRegularFile: @Sendable (_ fd: Int32) -> Bool = { fd in
+    var info = stat()
+    return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
 
   /// The real system calls.
   static let live = SystemCalls(

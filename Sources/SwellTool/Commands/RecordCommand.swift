@@ -14,6 +14,10 @@ struct RecordCommand: ToolCommand {
       Timestamps start at 0 at the first sample unless --absolute-time is given (then they are \
       the source's own: IIO scan timestamps or clock seconds, or the phone's).
 
+      Rows stream to a temporary file renamed into place when recording ends (-o - writes to \
+      standard output; a FIFO or a device is written in place). Ctrl-C (or SIGTERM) ends the \
+      recording early and keeps what was recorded.
+
       SOURCE is iio[:NAME] (Linux IIO sensors; NAME picks a device by chip name, name prefix or \
       iio:deviceN; default: the first accelerometer, with a gyroscope and magnetometer if \
       present), udp:PORT (a phone streaming JSON or CSV lines over UDP, docs/sensors.md) or \
@@ -78,6 +82,10 @@ struct RecordCommand: ToolCommand {
     let pollInterval = try arguments.positiveNumber("--poll-interval")
     let sourceSpec = arguments.positional()
     try arguments.finish()
+    // From here on the first SIGINT or SIGTERM ends the recording (what was recorded is kept).
+    let interrupted = Recorder.Interruption()
+    SignalHandling.intercept { signal in interrupted.signal.store(signal, ordering: .releasing) }
+    defer { SignalHandling.intercept(nil) }
     guard let spec = sourceSpec else { throw UsageError("needs a SOURCE; see 'swell help record'") }
     guard let output else { throw UsageError("needs -o FILE") }
     guard let duration else { throw UsageError("needs --duration S") }
@@ -85,14 +93,14 @@ struct RecordCommand: ToolCommand {
       throw UsageError("--samples must be a whole number")
     }
 
-    // Check the output's folder before recording: a long recording must not be lost to a
-    // folder that was never there.
-    let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
-    else { throw ToolError("\(output): the folder \(folder) does not exist") }
-    guard FileManager.default.isWritableFile(atPath: folder) else {
-      throw ToolError("\(output): the folder \(folder) is not writable")
+    // Open the output before recording (a long recording must not be lost to a folder that was
+    // never there): rows stream into a temporary file renamed into place at the end (or straight
+    // into `-`, a FIFO or a device), so memory stays bounded however long the recording.
+    let writer: RawIMUCSV.StreamWriter
+    do {
+      writer = try RawIMUCSV.StreamWriter(url: URL(fileURLWithPath: output))
+    } catch {
+      throw ToolError(error.description)
     }
 
     if !spec.hasPrefix("phone:") && (bufferSpec != nil || pollInterval != nil) {
@@ -142,28 +150,20 @@ struct RecordCommand: ToolCommand {
       throw UsageError("unknown SOURCE '\(spec)'; expected iio, iio:NAME, udp:PORT or phone:URL")
     }
 
-    let recorder = Recorder(source: source, limit: maxSamples.map { Int($0) })
-    let samples = try recorder.run(duration: duration, console: console, note: note)
-    if let iio = source as? IIOSource {
-      // Disable the device buffers again before exiting.
-      let stopped = DispatchSemaphore(value: 0)
-      Task {
-        await iio.stop()
-        stopped.signal()
-      }
-      stopped.wait()
-    }
+    let recorder = Recorder(
+      source: source, writer: writer, limit: maxSamples.map { Int(min($0, 1e15)) },
+      absoluteTime: absolute, interrupted: interrupted)
+    let result = try recorder.run(duration: duration, console: console, note: note)
     if let udp = source as? UDPMotionSource {
-      udp.stop()
       let s = udp.statistics
-      if s.malformed + s.oversized + s.outOfOrder > 0 {
+      if s.malformed + s.oversized + s.outOfOrder + s.outliers > 0 {
         console.err(
-          "swell record: skipped \(s.malformed) malformed lines, \(s.oversized) oversized and "
-            + "\(s.outOfOrder) out-of-order packets of \(s.received) received\n")
+          "swell record: skipped \(s.malformed) malformed lines, \(s.oversized) oversized, "
+            + "\(s.outOfOrder) out-of-order and \(s.outliers) far-off-clock samples of "
+            + "\(s.received) received\n")
       }
     }
     if let phone = source as? PhyphoxSource {
-      phone.stop()
       let s = phone.statistics
       let skipped = s.malformed + s.oversized + s.httpErrors + s.invalidValues + s.outOfOrder
       if skipped > 0 {
@@ -173,109 +173,156 @@ struct RecordCommand: ToolCommand {
             + "\(s.outOfOrder) out-of-order readings skipped\n")
       }
     }
-    guard let first = samples.first else {
+    guard result.count > 0 else {
       throw ToolError("no samples from \(source.name) within \(duration) s; nothing written")
     }
-    let t0 = absolute ? 0 : first.timestamp
-    let shifted = samples.map { s in
-      var s = s
-      s.timestamp -= t0
-      return s
-    }
     do {
-      try RawIMUCSV.write(shifted, to: URL(fileURLWithPath: output))
+      try writer.commit()
     } catch {
       throw ToolError(error.description)
     }
-    let span = (samples.last?.timestamp ?? first.timestamp) - first.timestamp
-    let kind = samples.allSatisfy { $0.magnetometer != nil } ? "9D" : "6D"
+    if let failure = result.failure {
+      throw ToolError("\(failure); kept the \(result.count) samples recorded before: \(output)")
+    }
+    let kind = result.allMagnetic ? "9D" : "6D"
+    let stopped = result.signal.map {
+      $0 == SIGINT ? " (stopped by Ctrl-C)" : " (stopped by SIGTERM)"
+    }
     console.out(
-      "recorded \(samples.count) samples (\(kind)) from \(source.name) over "
-        + "\(String(format: "%.3f", span)) s: \(output)\n")
+      "recorded \(result.count) samples (\(kind)) from \(source.name) over "
+        + "\(String(format: "%.3f", result.span)) s\(stopped ?? ""): \(output)\n")
     return 0
   }
 }
 
-/// Pulls samples from a source on a task until a duration or a sample count is reached.
+/// Takes every raw sample of a source through a ``MotionManager`` (`imuSamples(capacity:)`, with
+/// back-pressure) and streams them to the CSV until a duration, a sample count or a signal.
+///
+/// The wall-clock duration bounds the recording even when the source blocks or is slow: the
+/// manager pulls the source on a thread of its own, and this loop only waits for samples with a
+/// timeout. The first `SIGINT` or `SIGTERM` ends the recording cleanly (what was recorded is
+/// kept); a second one exits at once.
 private final class Recorder: Sendable {
-  private struct State {
-    var samples: [IMUSample] = []
+  struct Result {
+    var count = 0
+    var span = 0.0
+    var allMagnetic = true
+    var signal: Int32?
+    /// The source's final error, when it failed after some samples (they are kept).
     var failure: String?
-    var finished = false
-    var messages: [String] = []
   }
 
   let source: any MotionSource
+  nonisolated(unsafe) let writer: RawIMUCSV.StreamWriter
   let limit: Int?
-  private let state = Mutex(State())
+  let absoluteTime: Bool
+  /// The signal that ended the recording (0 while none came).
+  final class Interruption: Sendable {
+    let signal = Atomic<Int32>(0)
+  }
 
-  init(source: any MotionSource, limit: Int?) {
+  private let messages = Mutex<[String]>([])
+  private let interruption: Interruption
+
+  init(
+    source: any MotionSource, writer: RawIMUCSV.StreamWriter, limit: Int?, absoluteTime: Bool,
+    interrupted: Interruption
+  ) {
     self.source = source
+    self.writer = writer
     self.limit = limit
+    self.absoluteTime = absoluteTime
+    interruption = interrupted
   }
 
   /// Records for `duration` seconds of wall-clock time (the tool's job is live recording).
   func run(duration: Double, console: Console, note: @escaping @Sendable () -> String?) throws
-    -> [IMUSample]
+    -> Result
   {
-    let done = DispatchSemaphore(value: 0)
-    let task = Task {
-      defer { done.signal() }
-      await self.collect()
+    let manager = MotionManager(source: source)
+    manager.sourceErrorHandler = { [self] e in
+      messages.withLock { $0.append(e.sourceMessage ?? e.message) }
     }
+    let samples = manager.imuSamples(capacity: 65_536)
+    var result = Result()
+    var t0: Double?
+    var first = 0.0
+    var last = 0.0
     let clock = ContinuousClock()
     let start = clock.now
     let end = start + .nanoseconds(Int64(min(duration, 1e9) * 1e9))
     var noted = false
-    var finished = false
-    while clock.now < end {
-      if done.wait(timeout: .now() + 0.25) == .success {
-        finished = true
+    var nextReport = start
+    var failure: String?
+    recording: while clock.now < end {
+      if interruption.signal.load(ordering: .acquiring) != 0 { break }
+      let batch: [IMUSample]
+      do {
+        batch = try samples.poll()
+      } catch {
+        failure =
+          (error as? MotionManagerError).map { $0.sourceMessage ?? $0.message }
+          ?? "\(error)"
         break
       }
-      for m in state.withLock({ s in
-        defer { s.messages = [] }
-        return s.messages
-      }) {
-        console.err("swell record: \(m)\n")
-      }
-      if !noted, let n = note() {
-        console.err("swell record: note: \(n)\n")
-        noted = true
-      }
-      if console.isInteractive {
-        let count = state.withLock { $0.samples.count }
-        let elapsed = (clock.now - start).components.seconds
-        console.err("\rrecording \(source.name): \(elapsed) s, \(count) samples   ")
-      }
-    }
-    task.cancel()
-    if !finished { done.wait() }
-    if console.isInteractive { console.err("\r\u{1B}[K") }
-    let s = state.withLock { $0 }
-    if let f = s.failure { throw ToolError(f) }
-    return s.samples
-  }
-
-  private func collect() async {
-    while !Task.isCancelled {
-      do {
-        guard let event = try await source.next() else { return }
-        guard case .sample(let sample) = event else { continue }
-        let full = state.withLock { s in
-          s.samples.append(sample)
-          return limit.map { s.samples.count >= $0 } ?? false
+      for sample in batch {
+        let origin = t0 ?? (absoluteTime ? 0 : sample.timestamp)
+        if t0 == nil {
+          t0 = origin
+          first = sample.timestamp
         }
-        if full { return }
-      } catch let e as MotionSourceError where e.isTransient {
-        state.withLock { $0.messages.append(e.message) }
-      } catch is CancellationError {
-        return
-      } catch {
-        if Task.isCancelled { return }
-        state.withLock { $0.failure = "\(error)" }
-        return
+        var shifted = sample
+        shifted.timestamp -= origin
+        do {
+          try writer.append(shifted)
+        } catch {
+          samples.cancel()
+          throw ToolError(error.description)
+        }
+        last = sample.timestamp
+        if sample.magnetometer == nil { result.allMagnetic = false }
+        result.count += 1
+        if let limit, result.count >= limit { break recording }
+      }
+      if batch.isEmpty {
+        if samples.isExhausted { break }
+        usleep(10_000)
+      }
+      if clock.now >= nextReport {
+        nextReport = clock.now + .milliseconds(250)
+        for m in messages.withLock({ m in
+          defer { m = [] }
+          return m
+        }) {
+          console.err("swell record: \(UntrustedText.clipped(m, limit: 200))\n")
+        }
+        if !noted, let n = note() {
+          console.err("swell record: note: \(n)\n")
+          noted = true
+        }
+        if console.isInteractive {
+          let elapsed = (clock.now - start).components.seconds
+          console.err("\rrecording \(source.name): \(elapsed) s, \(result.count) samples   ")
+        }
+        // Rows reach a FIFO or standard output as they come.
+        do { try writer.flush() } catch { throw ToolError(error.description) }
       }
     }
+    let signal = interruption.signal.load(ordering: .acquiring)
+    if signal != 0 { result.signal = signal }
+    samples.cancel()
+    // Stop the source (IIO disables its buffers), but never wait long for a stuck one.
+    let stopped = DispatchSemaphore(value: 0)
+    let source = self.source
+    Task.detached {
+      await source.stop()
+      stopped.signal()
+    }
+    _ = stopped.wait(timeout: .now() + 2)
+    if console.isInteractive { console.err("\r\u{1B}[K") }
+    if let failure, result.count == 0 { throw ToolError(failure) }
+    result.failure = failure
+    result.span = last - first
+    return result
   }
 }
