@@ -6,13 +6,13 @@ import SwellMotion
 import SwellRender
 import SwellScenes
 
-/// A scene shown by a ``LiveLoop``: each frame, the ``SceneDriver`` feeds the scene the motion
+/// A scene shown by a ``LiveLoop``: each frame, the `SceneDriver` feeds the scene the motion
 /// due by the frame and advances its engines, and the frame is drawn by the one frame-drawing
 /// function (`LayerRenderer.drawFrame`), so a live frame at the scene's own pixel size has the
 /// pixels of an offline render of the same time.
 ///
 /// Keys: `r` re-centres the viewer offset (scenes that support it); arrows tilt a keyboard
-/// ``TiltMotionFeed``; pointer moves tilt a mouse one.
+/// `TiltMotionFeed`; pointer moves tilt a mouse one.
 public final class LiveSceneContent: LiveContent {
   /// The scene.
   public var scene: any Scene { driver.scene }
@@ -48,7 +48,7 @@ public final class LiveSceneContent: LiveContent {
   /// - Parameters:
   ///   - frame: The display-link frame.
   ///   - canvas: The window's frame buffer.
-  /// - Throws: ``SceneMotionError`` when the motion failed, `RenderError` when drawing did.
+  /// - Throws: `SceneMotionError` when the motion failed, `RenderError` when drawing did.
   public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
     try render(frame, into: canvas, force: true)
   }
@@ -60,7 +60,7 @@ public final class LiveSceneContent: LiveContent {
   ///   - frame: The display-link frame.
   ///   - canvas: The window's frame buffer.
   ///   - force: Draw even when nothing changed.
-  /// - Throws: ``SceneMotionError`` when the motion failed, `RenderError` when drawing did.
+  /// - Throws: `SceneMotionError` when the motion failed, `RenderError` when drawing did.
   public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas, force: Bool) throws {
     try driver.advance(to: frame)
     if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
@@ -78,7 +78,7 @@ public final class LiveSceneContent: LiveContent {
   /// Feeds the motion and advances the scene without drawing (a hidden window).
   ///
   /// - Parameter frame: The display-link frame.
-  /// - Throws: ``SceneMotionError`` when the motion failed.
+  /// - Throws: `SceneMotionError` when the motion failed.
   public func idle(_ frame: DisplayLinkFrame) throws {
     try driver.advance(to: frame)
     if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
