@@ -84,8 +84,11 @@ enum LiveTool {
     do {
       try whileRunning?(p)
     } catch {
-      // End the program before giving up on it, so its pipes close and nothing is left behind.
+      // End the program before giving up on it, so its pipes close and nothing is left behind:
+      // SIGTERM, then SIGKILL if it has not gone within 5 s.
       p.terminate()
+      let pid = p.processIdentifier
+      DispatchQueue.global().asyncAfter(deadline: .now() + 5) { kill(pid, SIGKILL) }
       _ = out.fileHandleForReading.readDataToEndOfFile()
       _ = err.fileHandleForReading.readDataToEndOfFile()
       p.waitUntilExit()

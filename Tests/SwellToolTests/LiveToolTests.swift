@@ -99,7 +99,7 @@ struct LiveWindowToolTests {
       ["live", scene, "--stats"], environment: ["DISPLAY": display], directory: folder
     ) { process in
       var window = ""
-      let found = try waitFor(seconds: 20) {
+      let found = try waitFor(seconds: 60) {
         window =
           try spawnProgram(
             "xdotool", ["search", "--pid", "\(process.processIdentifier)"], display: display
@@ -145,7 +145,7 @@ extension LiveWindowToolTests {
       ], environment: ["DISPLAY": display]
     ) { process in
       var window = ""
-      let found = try waitFor(seconds: 20) {
+      let found = try waitFor(seconds: 60) {
         window =
           try spawnProgram(
             "xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"],
