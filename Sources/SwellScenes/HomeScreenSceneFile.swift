@@ -14,10 +14,14 @@ extension SceneFile {
   /// with the width, laid out for 390 points; the dock sits at the bottom):
   ///
   /// - `wallpaper`: a shape layer the canvas grown by 40 points on every side, filled with a
-  ///   deep-blue vertical gradient, moved by the seed's two ±40-point
+  ///   deep-blue vertical gradient, moved by two 40-point
   ///   `SwellEffects/InterpolatingMotionEffect`s on `center.x` (tilt along the horizontal
   ///   axis) and `center.y` (tilt along the vertical axis), so that it still covers the screen
-  ///   at a full offset. Its sublayers `faint-stars` and `stars` are shape layers whose SVG path
+  ///   at a full offset. They run from +40 points at offset −1 to −40 at +1 (the seed's range
+  ///   with the signs swapped): the wallpaper moves against the viewer offset and looks
+  ///   **recessed**, below the icons, as on iOS 7 (a −40...+40 range, the seed's example for a
+  ///   view, would make it float in front of them). Tipping the device right (offset
+  ///   `horizontal` > 0) moves it left. Its sublayers `faint-stars` and `stars` are shape layers whose SVG path
   ///   data holds the seeded star field (one circle per star, two arcs each, centres and radii
   ///   in hundredths of a point; about 82 % faint, alpha 0.45, the rest bright, alpha 0.95;
   ///   one star per 600 square points, denser toward the top).
@@ -54,12 +58,15 @@ extension SceneFile {
       HomeScreen.starLayer(name: "faint-stars", data: stars.faint, alpha: 0.45),
       HomeScreen.starLayer(name: "stars", data: stars.bright, alpha: 0.95),
     ]
+    // Recessed: +40 at offset −1, −40 at +1 (Apple's MotionEffects sample: a positive minimum
+    // with a negative maximum makes a view look farther away than the screen), so the wallpaper
+    // lies below the icons as on iOS 7.
     var effectX = InterpolatingMotionEffect(keyPath: "center.x", type: .tiltAlongHorizontalAxis)
-    effectX.minimumRelativeValue = .number(-range)
-    effectX.maximumRelativeValue = .number(range)
+    effectX.minimumRelativeValue = .number(range)
+    effectX.maximumRelativeValue = .number(-range)
     var effectY = InterpolatingMotionEffect(keyPath: "center.y", type: .tiltAlongVerticalAxis)
-    effectY.minimumRelativeValue = .number(-range)
-    effectY.maximumRelativeValue = .number(range)
+    effectY.minimumRelativeValue = .number(range)
+    effectY.maximumRelativeValue = .number(-range)
     wallpaper.motionEffects = [AnyMotionEffect(effectX), AnyMotionEffect(effectY)]
 
     var layers = [wallpaper]
@@ -99,7 +106,8 @@ extension SceneFile {
 
 /// The parts of the `homescreen` scene file.
 enum HomeScreen {
-  /// How far the wallpaper moves each way at a full offset, points (the seed's 40).
+  /// How far the wallpaper moves each way at a full offset, points (the seed's 40; the signs make
+  /// it recessed: +40 at offset −1, −40 at +1).
   static let effectRange = 40.0
 
   /// The seed of the star field: the same stars every time.

@@ -75,7 +75,7 @@ struct AdversarialWaterWaveTests {
     for (exact, expected) in [(false, corrected), (true, seedExact)] {
       let args = ["waterwave", "--motion", path] + (exact ? ["--seed-exact"] : [])
       let table = try traceTable(args, name)
-      try checkTraceInvariants(table, fps: 60, rows: 181, seedExact: exact, "\(name) \(exact)")
+      try checkTraceInvariants(table, fps: 60, rows: 180, seedExact: exact, "\(name) \(exact)")
       let settled = try #require(try table.column(Key.tilt).last)
       #expect(
         abs(settled - rad(expected)) < 1e-4,
@@ -123,7 +123,7 @@ struct AdversarialWaterWaveTests {
     }
     let path = try writeFile(deviceMotionCSV(rows), named: "m.csv", in: folder)
     let table = try traceTable(["waterwave", "--motion", path, "--fps", "240"], "\(frequency) Hz")
-    try checkTraceInvariants(table, fps: 240, rows: 961, "alternation \(frequency) Hz")
+    try checkTraceInvariants(table, fps: 240, rows: 960, "alternation \(frequency) Hz")
   }
 
   /// Shakes about x at 0.5–10 Hz with peak rates around the 0.7 rad/s threshold and far above:
@@ -158,7 +158,7 @@ struct AdversarialWaterWaveTests {
     let comment = "shake \(axis) \(peak) rad/s"
     let table = try traceTable(
       ["waterwave", "--script", "shake \(axis) 3Hz \(peak)rad/s for 2s; hold 1s"], comment)
-    try checkTraceInvariants(table, fps: 60, rows: 181, comment)
+    try checkTraceInvariants(table, fps: 60, rows: 180, comment)
     #expect(try table.column(Key.amplitude).allSatisfy { $0 == baseAmplitude }, "\(comment)")
   }
 
@@ -175,7 +175,7 @@ struct AdversarialWaterWaveTests {
     }
     let path = try writeFile(deviceMotionCSV(rows), named: "m.csv", in: folder)
     let exact = try traceTable(["waterwave", "--motion", path, "--seed-exact"], "seed-exact")
-    try checkTraceInvariants(exact, fps: 60, rows: 121, seedExact: true, "seed-exact")
+    try checkTraceInvariants(exact, fps: 60, rows: 120, seedExact: true, "seed-exact")
     #expect(try exact.column(Key.amplitude).allSatisfy { $0 == baseAmplitude })
     let corrected = try traceTable(["waterwave", "--motion", path], "corrected")
     #expect((try corrected.column(Key.amplitude).max() ?? 0) > baseAmplitude + 36)

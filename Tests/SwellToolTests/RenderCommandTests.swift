@@ -27,7 +27,7 @@ private func boundaryAngleDegrees(_ image: ImageSurface, columns: ClosedRange<In
 
 @Suite("swell render")
 struct RenderCommandTests {
-  @Test("MP4: ffprobe reads h264 at the pixel size, with floor(duration·fps)+1 frames")
+  @Test("MP4: ffprobe reads h264 at the pixel size, with round(duration·fps) frames")
   func mp4() throws {
     let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,12 +38,12 @@ struct RenderCommandTests {
     ])
     #expect(r.status == 0, "\(r.err)")
     #expect(r.err.isEmpty, "quiet when stderr is not a terminal: \(r.err)")
-    #expect(r.out.hasPrefix("wrote \(out) (13 frames, 240x520 px"))
+    #expect(r.out.hasPrefix("wrote \(out) (12 frames, 240x520 px"))
     let p = try probe(out)
     #expect(p.codec == "h264")
     #expect(p.width == 240)
     #expect(p.height == 520)
-    #expect(p.frames == 13)
+    #expect(p.frames == 12)
     let duration = try #require(p.streamDuration)
     #expect(abs(duration - 13.0 / 12) < 0.01, "\(duration)")
     #expect(listing(folder) == ["wave.mp4"])
@@ -61,7 +61,7 @@ struct RenderCommandTests {
       #expect(r.status == 0, "\(r.err)")
       let p = try probe(out)
       #expect(p.codec == codec)
-      #expect(p.frames == 5, "\(name): \(p)")
+      #expect(p.frames == 4, "\(name): \(p)")
       #expect(p.width == 60)
     }
   }
@@ -330,7 +330,7 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(r.out.contains("swell demo: the video is at \(out)"), "\(r.out)")
     let p = try probe(out)
-    #expect(p.frames == 11)
+    #expect(p.frames == 10)
     #expect(p.width == 100)
   }
 
