@@ -150,6 +150,16 @@ public struct WaterMotionResponse: Sendable {
       initialTilt: layer[.rotationZ] ?? 0)
   }
 
+  /// Follows the water to another size (its canvas laid out again): the sloshing mode's tank
+  /// becomes the new width and depth; the tilt, its animations and the amplitude are kept.
+  ///
+  /// - Parameters:
+  ///   - size: The water's visible size, points.
+  ///   - fillLevel: The fill level, 0...1 of the height.
+  public mutating func resize(to size: Size, fillLevel: Double) {
+    sloshing.setTank(widthPoints: size.width, depthPoints: max(fillLevel * size.height, 1))
+  }
+
   /// Takes one device-motion sample (timestamps increasing; others are ignored).
   ///
   /// - Parameter motion: The sample, CoreMotion units (g, rad/s, device frame).
