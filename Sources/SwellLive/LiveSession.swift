@@ -6,13 +6,13 @@ import SwellMotion
 import SwellRender
 import SwellScenes
 
-/// A scene shown by a ``LiveLoop``: each frame, the ``SceneDriver`` feeds the scene the motion
+/// A scene shown by a ``LiveLoop``: each frame, the `SwellScenes/SceneDriver` feeds the scene the motion
 /// due by the frame and advances its engines, and the frame is drawn by the one frame-drawing
 /// function (`LayerRenderer.drawFrame`), so a live frame at the scene's own pixel size has the
 /// pixels of an offline render of the same time.
 ///
 /// Keys: `r` re-centres the viewer offset (scenes that support it); arrows tilt a keyboard
-/// ``TiltMotionFeed``; pointer moves tilt a mouse one.
+/// `SwellScenes/TiltMotionFeed`; pointer moves tilt a mouse one.
 public final class LiveSceneContent: LiveContent {
   /// The scene.
   public var scene: any Scene { driver.scene }
@@ -22,8 +22,9 @@ public final class LiveSceneContent: LiveContent {
   public let renderer = LayerRenderer()
   /// Whether each frame's presentation values are kept for ``traceText()``.
   public var tracing = false
-  /// The scene's canvas when the content was made, points: ``layoutSize(for:pixelWidth:pixelHeight:)``
-  /// keeps its shorter side when the scene is laid out for another shape.
+  /// The scene's canvas when the content was made, points:
+  /// ``layoutSize(for:pixelWidth:pixelHeight:)`` keeps its shorter side when the scene is laid
+  /// out for another shape.
   public let designSize: Size
   private var traceRows: [[Double]] = []
 
@@ -82,7 +83,7 @@ public final class LiveSceneContent: LiveContent {
   /// - Parameters:
   ///   - frame: The display-link frame.
   ///   - canvas: The window's frame buffer.
-  /// - Throws: ``SceneMotionError`` when the motion failed, `RenderError` when drawing did.
+  /// - Throws: `SwellScenes/SceneMotionError` when the motion failed, `RenderError` when drawing did.
   public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
     layOut(for: canvas)
     try driver.advance(to: frame)

@@ -8,8 +8,8 @@ import SwellWaves
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
 /// `SwellWaves/WaterMotionResponse` through a `SwellWaves/WaterWaveApplicator`, and the layers'
 /// motion effects driven by one `SwellEffects/ViewerOffsetEngine` through a
-/// `SwellEffects/MotionEffectApplicator` for the file's interface orientation: two engines of one shape (motion and time in,
-/// presentation values out, written by an applicator).
+/// `SwellEffects/MotionEffectApplicator` for the file's interface orientation: two engines of
+/// one shape (motion and time in, presentation values out, written by an applicator).
 ///
 /// Each motion sample goes to every water response and to the engine; each frame advances them
 /// to the frame's target time and applies what they return.

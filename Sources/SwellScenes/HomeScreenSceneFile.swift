@@ -5,7 +5,7 @@ import SwellLayers
 extension SceneFile {
   /// The built-in `homescreen` scene as a scene file: the iOS 7 home screen of the
   /// UIMotionEffect seed on an iPhone-like canvas (390 × 844 points @3x). See
-  /// ``homescreen(width:height:scale:)`` for what it holds.
+  /// ``homescreen(width:height:scale:orientation:)`` for what it holds.
   ///
   /// `swell scene print homescreen` writes exactly this.
   public static var homescreen: SceneFile { homescreen(width: 390, height: 844, scale: 3) }
@@ -22,14 +22,15 @@ extension SceneFile {
   ///   with the signs swapped): the wallpaper moves against the viewer offset and looks
   ///   **recessed**, below the icons, as on iOS 7 (a −40...+40 range, the seed's example for a
   ///   view, would make it float in front of them). Tipping the device right (offset
-  ///   `horizontal` > 0) moves it left. Its sublayers `faint-stars` and `stars` are shape layers whose SVG path
-  ///   data holds the seeded star field (one circle per star, two arcs each, centres and radii
-  ///   in hundredths of a point; about 82 % faint, alpha 0.45, the rest bright, alpha 0.95;
-  ///   one star per 600 square points, denser toward the top).
+  ///   `horizontal` > 0) moves it left. Its sublayers `faint-stars` and `stars` are shape
+  ///   layers whose SVG path data holds the seeded star field (one circle per star, two arcs
+  ///   each, centres and radii in hundredths of a point; about 82 % faint, alpha 0.45, the rest
+  ///   bright, alpha 0.95; one star per 600 square points, denser toward the top).
   /// - `icon-ROW-COLUMN`: a grid of rounded-square icons, 4 × 6 in portrait (60 points at 390
   ///   wide), 6 × 4 on a wide interface (52 points at 390 high), corner radius 22.5 % of the
-  ///   side, a vertical gradient of the icon's colour, each with a white disc glyph `icon-ROW-COLUMN-glyph`; `page-dot-0...2`; and `dock`, a translucent rounded
-  ///   bar holding the icons `dock-0...3`. None of them has motion effects: they stay put while
+  ///   side, a vertical gradient of the icon's colour, each with a white disc glyph
+  ///   `icon-ROW-COLUMN-glyph`; `page-dot-0...2`; and `dock`, a translucent rounded bar holding
+  ///   the icons `dock-0...3`. None of them has motion effects: they stay put while
   ///   the wallpaper moves, which gives the parallax.
   /// - `trace`: `offset.horizontal`, `offset.vertical` (the applied viewer offset, −1...1),
   ///   `wallpaper.position.x`, `wallpaper.position.y` (presentation, points, snapped to whole

@@ -93,7 +93,7 @@ public final class ArrayMotionFeed: SceneMotionFeed {
   }
 }
 
-/// Every sample of a ``MotionManager`` replayed by timestamp: the feed of offline export,
+/// Every sample of a `SwellMotion/MotionManager` replayed by timestamp: the feed of offline export,
 /// `swell trace` and a recording shown live. It waits for the manager (blocking the calling
 /// thread, which must be a thread of its own, not a Swift concurrency task), so the same
 /// frames get the same samples every run.
@@ -242,7 +242,7 @@ public struct LiveClockMapper: Sendable {
   }
 }
 
-/// A live source through a ``MotionManager``: every fused sample, taken without waiting at each
+/// A live source through a `SwellMotion/MotionManager`: every fused sample, taken without waiting at each
 /// frame and mapped onto scene time by a ``LiveClockMapper``. Transient source errors become
 /// messages (``onMessage``) and the source is asked again; a final error fails the feed.
 public final class LiveSourceFeed: SceneMotionFeed {

@@ -2,7 +2,7 @@ import Foundation
 import SwellMotion
 
 /// The motion of an offline scene run (`swell render`, `swell trace`, `swell demo`): a recording
-/// or a script through a ``MotionManager`` (fused on the way, every sample, streamed), or the
+/// or a script through a `SwellMotion/MotionManager` (fused on the way, every sample, streamed), or the
 /// device resting upright.
 public struct SceneMotionInput {
   /// The feed for a ``SceneDriver``.
@@ -14,7 +14,7 @@ public struct SceneMotionInput {
   public static let maximumScriptSamples = 5_000_000
 
   /// A recording's motion: any file, folder or zip `swell fuse` reads. Raw samples are fused
-  /// (6D, `xArbitraryZVertical`) by a ``MotionManager``; device motion passes through. Raw IMU
+  /// (6D, `xArbitraryZVertical`) by a `SwellMotion/MotionManager`; device motion passes through. Raw IMU
   /// and device-motion CSVs are streamed, so memory does not grow with the recording.
   ///
   /// - Parameters:
@@ -49,7 +49,7 @@ public struct SceneMotionInput {
     return SceneMotionInput(feed: feed, span: length - skip)
   }
 
-  /// Scripted motion (`docs/script.md`), sampled at a rate through a ``MotionManager``.
+  /// Scripted motion (`docs/script.md`), sampled at a rate through a `SwellMotion/MotionManager`.
   ///
   /// - Parameters:
   ///   - text: The script.

@@ -46,7 +46,7 @@ public struct WaterWaveOptions: Hashable, Sendable {
 }
 
 /// What the water's motion response asks the water layer to show at a frame: the values a
-/// ``WaterWaveApplicator`` writes, as ``SwellEffects``' viewer offset is what a
+/// ``WaterWaveApplicator`` writes, as SwellEffects' viewer offset is what a
 /// `MotionEffectApplicator` writes.
 public struct WaterPresentation: Hashable, Sendable {
   /// The water's tilt, radians, UIKit's sign (positive turns clockwise on screen), the

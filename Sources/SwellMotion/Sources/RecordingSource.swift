@@ -4,7 +4,7 @@ import Synchronization
 /// A ``MotionSource`` replaying a recording: raw samples (to be fused) or device motion.
 ///
 /// Three kinds of recording:
-/// - one loaded in memory (``init(_:)``, any ``MotionRecording``);
+/// - one loaded in memory (``init(_:loops:)``, any ``MotionRecording``);
 /// - a raw IMU or device-motion CSV file **streamed** from disk (``init(contentsOf:loops:)``):
 ///   it holds about 1 MiB of the file whatever the recording's length, so a day of 200 Hz
 ///   samples replays in constant memory (other formats, Sensor Logger and phyphox exports, are

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The encoder settings follow measurements on a 2-core machine (linux-platform notes, §17):
 /// H.264 `medium`/CRF 20 MP4 in yuv420p with `+faststart` plays everywhere (converted and tagged
-/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF uses a single-pass
-/// `palettegen`/`paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops forever.
+/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF uses
+/// a single-pass `palettegen`/`paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops
+/// forever.
 public struct FFmpegOptions: Hashable, Sendable {
   /// The environment variable that overrides the ffmpeg executable: `SWELL_FFMPEG`.
   public static let environmentVariable = "SWELL_FFMPEG"
