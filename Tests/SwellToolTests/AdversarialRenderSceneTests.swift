@@ -175,7 +175,7 @@ struct AdversarialRenderSceneTests {
         "time", "water.transform.rotation.z", "water.amplitude", "offset.horizontal",
         "wallpaper.position.x",
       ])
-    try checkAnyTrace(table, fps: 20, rows: 13, "every-field trace")
+    try checkAnyTrace(table, fps: 20, rows: 12, "every-field trace")
     // The image is drawn: red pixels inside the card where the logo sits.
     let png = folder.appendingPathComponent("every.png").path
     #expect(try runSwell(["render", scene, "--size", "100x200@2", "-o", png]).status == 0)
