@@ -23,6 +23,8 @@ programs=(
   "pdftoppm     poppler-utils"
   "rsvg-convert librsvg2-bin"
   "webpinfo     webp"
+  "webpmux      webp"
+  "dwebp        webp"
   "tmux         tmux"
   "xdotool      xdotool"
 )

@@ -22,6 +22,10 @@ public final class LiveSceneContent: LiveContent {
   public let renderer = LayerRenderer()
   /// Whether each frame's presentation values are kept for ``traceText()``.
   public var tracing = false
+  /// The scene's canvas when the content was made, points:
+  /// ``layoutSize(for:pixelWidth:pixelHeight:)`` keeps its shorter side when the scene is laid
+  /// out for another shape.
+  public let designSize: Size
   private var traceRows: [[Double]] = []
   private var lastDrawn: (digest: Int, width: Int, height: Int)?
   /// False when the last frame's presentation was the one already on the canvas.
@@ -34,6 +38,40 @@ public final class LiveSceneContent: LiveContent {
   ///   - motion: Its motion.
   public init(scene: any Scene, motion: any SceneMotionFeed) {
     driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
+    designSize = scene.size
+  }
+
+  /// The canvas, in points, that a scene designed for `design` is laid out on to fill a frame
+  /// buffer of another shape: the buffer's aspect ratio, with the design's shorter side kept
+  /// (390 × 844 shown in an 80 × 24 terminal, 320 × 192 pixels, is laid out on 650 × 390
+  /// points; in a 1600 × 1000-pixel window on 624 × 390).
+  ///
+  /// - Parameters:
+  ///   - design: The scene's own canvas, points.
+  ///   - pixelWidth: The frame buffer's width, pixels (positive).
+  ///   - pixelHeight: The frame buffer's height, pixels (positive).
+  /// - Returns: The canvas, points.
+  public static func layoutSize(for design: Size, pixelWidth: Int, pixelHeight: Int) -> Size {
+    let short = min(design.width, design.height)
+    let aspect = Double(max(pixelWidth, 1)) / Double(max(pixelHeight, 1))
+    return aspect >= 1
+      ? Size(width: short * aspect, height: short) : Size(width: short, height: short / aspect)
+  }
+
+  /// Lays a resizable file scene out for the canvas when the canvas is not the scene's pixel
+  /// size (a window resized by hand, a terminal grid): the scene fills it instead of being
+  /// letterboxed (`SwellScenes/FileScene/layOut(size:scale:)`).
+  ///
+  /// - Parameter canvas: The frame buffer.
+  /// - Returns: Whether the scene now fills the canvas exactly.
+  @discardableResult
+  public func layOut(for canvas: LiveCanvas) -> Bool {
+    if pixelSize == (canvas.width, canvas.height) { return true }
+    guard let file = scene as? FileScene, file.isResizable else { return false }
+    let size = Self.layoutSize(
+      for: designSize, pixelWidth: canvas.width, pixelHeight: canvas.height)
+    file.layOut(size: size, scale: Double(canvas.width) / size.width)
+    return true
   }
 
   /// The scene's pixel size: canvas × scale.
@@ -62,6 +100,7 @@ public final class LiveSceneContent: LiveContent {
   ///   - force: Draw even when nothing changed.
   /// - Throws: `SceneMotionError` when the motion failed, `RenderError` when drawing did.
   public func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas, force: Bool) throws {
+    layOut(for: canvas)
     try driver.advance(to: frame)
     if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
     let tree = scene.root.presentation(at: frame.targetTimestamp)
@@ -142,23 +181,32 @@ public final class LiveSceneContent: LiveContent {
     return lines
   }
 
-  /// Draws the scene's presentation at `time` into the canvas: at the scene's own pixel size
-  /// with its scale, otherwise fitted (centred, aspect kept, the background around it).
+  /// Draws the scene's presentation at `time` into the canvas. A resizable file scene is first
+  /// laid out for the canvas (``layOut(for:)``), so it fills it: a window of any shape, a
+  /// terminal's whole grid. A scene at the canvas's pixel size is drawn with its scale; any other
+  /// (a scene file with fixed frames) is fitted, centred with its aspect kept, the background
+  /// around it, and clipped to its canvas so that nothing beyond it (the water's overscan) shows
+  /// beside it.
   ///
   /// - Parameters:
   ///   - time: Scene seconds.
   ///   - canvas: The frame buffer.
   /// - Throws: `RenderError` when drawing fails.
   public func draw(at time: Double, into canvas: LiveCanvas) throws {
+    layOut(for: canvas)
     try draw(scene.root.presentation(at: time), into: canvas)
   }
 
   private func draw(_ tree: Layer, into canvas: LiveCanvas) throws {
     let exact = pixelSize == (canvas.width, canvas.height)
-    let placement =
-      exact
-      ? FramePlacement(scale: scene.scale)
-      : FramePlacement.fitting(scene.size, pixelWidth: canvas.width, pixelHeight: canvas.height)
+    let placement: FramePlacement
+    if exact {
+      placement = FramePlacement(scale: scene.scale)
+    } else {
+      placement = FramePlacement.fitting(
+        scene.size, pixelWidth: canvas.width, pixelHeight: canvas.height)
+      tree.masksToBounds = true
+    }
     try renderer.drawFrame(
       tree, background: scene.background, placement: placement, into: canvas.image)
   }

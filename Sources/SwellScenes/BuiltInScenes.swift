@@ -1,4 +1,5 @@
 import Foundation
+import SwellEffects
 import SwellWaves
 
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
@@ -22,8 +23,9 @@ public enum BuiltInScenes {
   ///
   /// - Parameters:
   ///   - name: The scene's name.
-  ///   - options: Only the canvas fields (`width`, `height`, `scale`) apply: `homescreen` lays
-  ///     out its grid, dock and star field for that canvas, `waterwave` covers it.
+  ///   - options: Only the canvas fields (`width`, `height`, `scale`, `orientation`) apply:
+  ///     `homescreen` lays out its grid, dock and star field for that canvas, `waterwave` covers
+  ///     it.
   /// - Returns: The description, or `nil` for an unknown name or a scene built in code.
   public static func file(_ name: String, options: SceneOptions = SceneOptions()) -> SceneFile? {
     files.first { $0.name == name }?.file(options)
@@ -38,27 +40,23 @@ public enum BuiltInScenes {
       { o in
         var canvas = SceneOptions()
         (canvas.width, canvas.height, canvas.scale) = (o.width, o.height, o.scale)
+        canvas.orientation = o.orientation
         return SceneFile.waterwave.applying(canvas)
       }
     ),
-    (
-      "homescreen",
-      { o in
-        SceneFile.homescreen(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3)
-      }
-    ),
+    ("homescreen", { homescreenFile($0) }),
   ]
+
+  /// The `homescreen` file laid out for the options' canvas and orientation.
+  static func homescreenFile(_ o: SceneOptions) -> SceneFile {
+    SceneFile.homescreen(
+      width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3,
+      orientation: o.orientation ?? .portrait)
+  }
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
     ("waterwave", { FileScene(file: .waterwave, options: $0) }),
-    (
-      "homescreen",
-      {
-        FileScene(
-          file: .homescreen(width: $0.width ?? 390, height: $0.height ?? 844, scale: $0.scale ?? 3),
-          options: $0)
-      }
-    ),
+    ("homescreen", { FileScene(file: homescreenFile($0), options: $0, layout: homescreenFile) }),
   ]
 }
 
@@ -78,6 +76,11 @@ public struct SceneOptions: Sendable, Hashable {
   /// The water's motion response model (classic seed-style tilt, or sloshing); `nil` keeps the
   /// scene's own (classic for `waterwave`).
   public var waterResponse: WaterWaveResponse?
+  /// The interface orientation (`--orientation`); `nil` keeps the scene's own (portrait for the
+  /// built-in scenes). ``width`` and ``height`` stay the device's portrait canvas: in landscape
+  /// the scene is shown on `height × width` points, the viewer offset is rotated as UIKit's
+  /// applicator does, and the water's tilt follows gravity in the interface's axes.
+  public var orientation: InterfaceOrientation?
 
   /// Creates default options.
   public init() {}

@@ -7,9 +7,9 @@ import SwellWaves
 
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
 /// `SwellWaves/WaterMotionResponse` through a `SwellWaves/WaterWaveApplicator`, and the layers'
-/// motion effects driven by one `SwellEffects/ViewerOffsetEngine` through a portrait
-/// `SwellEffects/MotionEffectApplicator`: two engines of one shape (motion and time in,
-/// presentation values out, written by an applicator).
+/// motion effects driven by one `SwellEffects/ViewerOffsetEngine` through a
+/// `SwellEffects/MotionEffectApplicator` for the file's interface orientation: two engines of
+/// one shape (motion and time in, presentation values out, written by an applicator).
 ///
 /// Each motion sample goes to every water response and to the engine; each frame advances them
 /// to the frame's target time and applies what they return.
@@ -20,32 +20,47 @@ import SwellWaves
 /// `offset.horizontal`, `offset.vertical` and `LAYER.position.x`, `LAYER.position.y` for each
 /// named layer with effects.
 public final class FileScene: Scene {
-  /// The description the scene was built from (with the options applied).
-  public let file: SceneFile
+  /// The description the scene was built from (with the options applied; laid out again by
+  /// ``layOut(size:scale:)``).
+  public private(set) var file: SceneFile
   /// The scene's name (the file's `name`).
   public var name: String { file.name }
-  /// The canvas size, points.
-  public var size: Size { Size(width: file.canvas.width, height: file.canvas.height) }
+  /// The canvas size, points: the interface's (`SceneFile/interfaceSize`, the file's canvas
+  /// with width and height swapped in landscape).
+  public var size: Size { file.interfaceSize }
   /// Pixels per point.
   public var scale: Double { file.canvas.scale }
   /// The canvas background colour.
   public var background: Color { file.canvas.background.color }
-  /// The root layer; its bounds are the canvas.
-  public let root: Layer
+  /// The interface orientation (the file's `orientation`, portrait by default).
+  public var orientation: InterfaceOrientation { file.orientation ?? .portrait }
+  /// The root layer; its bounds are the canvas (replaced by ``layOut(size:scale:)``).
+  public private(set) var root: Layer
   /// The water layers, one per `waterWave` layer, in file order.
-  public let waterLayers: [WaterWaveLayer]
+  public private(set) var waterLayers: [WaterWaveLayer]
   /// The water responses, one per water layer, in the same order.
   public private(set) var waterResponses: [WaterMotionResponse]
   /// The applicator of the water responses.
   public let waterApplicator = WaterWaveApplicator()
   /// The layers with motion effects, in file order.
-  public let effectLayers: [Layer]
+  public private(set) var effectLayers: [Layer]
   /// The viewer-offset engine (it runs only when some layer has motion effects).
   public private(set) var engine: ViewerOffsetEngine
-  /// The applicator (portrait interface).
-  public let applicator = MotionEffectApplicator()
+  /// The applicator, for the scene's interface orientation (it rotates the device-frame offset
+  /// as UIKit's `_UIMotionEffectApplicator` does).
+  public let applicator: MotionEffectApplicator
   /// The traced values, in column order after `time`.
   public let traceKeys: [String]
+  /// Whether ``layOut(size:scale:)`` can lay the scene out for another canvas: true for a scene
+  /// with a layout function (the built-in `homescreen`) and for a file whose top-level layers
+  /// all lack a `frame` (each covers the canvas, as the built-in `waterwave`); false when a
+  /// top-level layer has a fixed frame, whose place on another canvas the file does not say.
+  public var isResizable: Bool { layout != nil || sourceFile.layers.allSatisfy { $0.frame == nil } }
+  private let sourceFile: SceneFile
+  private let options: SceneOptions
+  private let baseDirectory: URL?
+  private let layout: (@Sendable (SceneOptions) -> SceneFile)?
+  private var lastWaterPresentations: [WaterPresentation?]
   private var cache: (time: Double, copies: [ObjectIdentifier: Layer])?
 
   /// Builds a scene from a description.
@@ -53,22 +68,33 @@ public final class FileScene: Scene {
   /// - Parameters:
   ///   - file: A validated description (``SceneFile/load(from:)`` or ``SceneFile/decode(_:source:)``
   ///     validate; for a hand-made value call ``SceneFile/validate(source:)`` first).
-  ///   - options: Canvas overrides, the seed-exact rule, the water response and Reduce Motion.
+  ///   - options: Canvas overrides, the orientation, the seed-exact rule, the water response and
+  ///     Reduce Motion.
   ///   - baseDirectory: The folder relative image paths are resolved against.
+  ///   - layout: Lays the scene out for other options' canvas (their `width`, `height`, `scale`
+  ///     and `orientation`), as the built-in `homescreen` does; `nil` (the default) keeps
+  ///     `file`'s layers and only changes its canvas.
   public init(
-    file: SceneFile, options: SceneOptions = SceneOptions(), baseDirectory: URL? = nil
+    file: SceneFile, options: SceneOptions = SceneOptions(), baseDirectory: URL? = nil,
+    layout: (@Sendable (SceneOptions) -> SceneFile)? = nil
   ) {
+    sourceFile = file
+    self.options = options
+    self.baseDirectory = baseDirectory
+    self.layout = layout
     let f = file.applying(options)
     self.file = f
     let tree = f.makeLayerTree(baseDirectory: baseDirectory)
     root = tree.root
     waterLayers = tree.waters.map(\.layer)
     waterResponses = tree.waters.map { WaterMotionResponse(for: $0.layer, options: $0.options) }
+    lastWaterPresentations = Array(repeating: nil, count: tree.waters.count)
     for (layer, response) in zip(waterLayers, waterResponses) {
       layer.isPhaseFrozen = response.options.reduceMotion
     }
     effectLayers = tree.effectLayers
     engine = ViewerOffsetEngine(configuration: f.viewerOffset?.configuration ?? .init())
+    applicator = MotionEffectApplicator(interfaceOrientation: f.orientation ?? .portrait)
     if let keys = f.trace {
       traceKeys = keys
     } else {
@@ -85,6 +111,47 @@ public final class FileScene: Scene {
       }
       traceKeys = keys
     }
+  }
+
+  /// Lays the scene out for another canvas, keeping everything motion has done: the layer tree
+  /// is built again for the new size (the built-in `homescreen` lays out its grid and dock for
+  /// it, frameless layers such as the `waterwave` water cover it), while the viewer-offset
+  /// engine, the water responses (their tilt, animations and amplitude; a sloshing tank takes
+  /// the new width and depth) and the trace keys carry on. The latest water presentations and
+  /// viewer offset are applied to the new layers at once, so the next frame continues where the
+  /// last one was. What a live view does when its window or terminal takes another shape.
+  ///
+  /// Does nothing unless ``isResizable``, or when the size and scale are those of the canvas.
+  ///
+  /// - Parameters:
+  ///   - size: The interface's canvas, points (positive, finite).
+  ///   - scale: Pixels per point (positive, finite).
+  public func layOut(size: Size, scale: Double) {
+    guard isResizable, size.width > 0, size.height > 0, size.width.isFinite,
+      size.height.isFinite, scale > 0, scale.isFinite
+    else { return }
+    guard size != self.size || scale != self.scale else { return }
+    var o = options
+    // The options hold the device's portrait canvas.
+    (o.width, o.height) =
+      orientation.isLandscape ? (size.height, size.width) : (size.width, size.height)
+    o.scale = scale
+    o.orientation = orientation
+    let f = (layout?(o) ?? sourceFile).applying(o)
+    let tree = f.makeLayerTree(baseDirectory: baseDirectory)
+    guard tree.waters.count == waterLayers.count else { return }
+    file = f
+    root = tree.root
+    waterLayers = tree.waters.map(\.layer)
+    effectLayers = tree.effectLayers
+    for i in waterLayers.indices {
+      let layer = waterLayers[i]
+      layer.isPhaseFrozen = waterResponses[i].options.reduceMotion
+      waterResponses[i].resize(to: layer.visibleSize, fillLevel: layer.fillLevel)
+      if let shown = lastWaterPresentations[i] { waterApplicator.apply(shown, to: layer) }
+    }
+    if !effectLayers.isEmpty { applicator.apply(engine.appliedOffset, to: root) }
+    cache = nil
   }
 
   /// Reads a scene file and builds its scene; relative image paths resolve against the file's
@@ -151,11 +218,24 @@ public final class FileScene: Scene {
     }
   }
 
-  /// Feeds a sample to every water and to the viewer-offset engine.
+  /// Feeds a sample to every water and to the viewer-offset engine. The waters get it in the
+  /// interface's axes (gravity, user acceleration and rotation rate turned by
+  /// `SwellEffects/InterfaceOrientation/interfaceVector(fromDevice:)`), so their tilt is level
+  /// with the world in any orientation; the engine gets the device-frame sample, and the
+  /// applicator rotates its offset.
   ///
-  /// - Parameter motion: The sample, CoreMotion units.
+  /// - Parameter motion: The sample, CoreMotion units, device frame.
   public func receive(_ motion: DeviceMotion) {
-    for i in waterResponses.indices { waterResponses[i].receive(motion) }
+    if !waterResponses.isEmpty {
+      var m = motion
+      let o = orientation
+      if o != .portrait {
+        m.gravity = o.interfaceVector(fromDevice: m.gravity)
+        m.userAcceleration = o.interfaceVector(fromDevice: m.userAcceleration)
+        m.rotationRate = o.interfaceVector(fromDevice: m.rotationRate)
+      }
+      for i in waterResponses.indices { waterResponses[i].receive(m) }
+    }
     if !effectLayers.isEmpty { engine.receive(motion) }
     cache = nil
   }
@@ -167,6 +247,7 @@ public final class FileScene: Scene {
     for i in waterResponses.indices {
       let shown = waterResponses[i].advance(to: frame.targetTimestamp)
       waterApplicator.apply(shown, to: waterLayers[i])
+      lastWaterPresentations[i] = shown
     }
     if !effectLayers.isEmpty, let offset = engine.advance(to: frame.targetTimestamp) {
       applicator.apply(offset, to: root)

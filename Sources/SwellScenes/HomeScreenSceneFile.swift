@@ -5,26 +5,32 @@ import SwellLayers
 extension SceneFile {
   /// The built-in `homescreen` scene as a scene file: the iOS 7 home screen of the
   /// UIMotionEffect seed on an iPhone-like canvas (390 × 844 points @3x). See
-  /// ``homescreen(width:height:scale:)`` for what it holds.
+  /// ``homescreen(width:height:scale:orientation:)`` for what it holds.
   ///
   /// `swell scene print homescreen` writes exactly this.
   public static var homescreen: SceneFile { homescreen(width: 390, height: 844, scale: 3) }
 
-  /// The `homescreen` scene laid out for a canvas size (the icon grid, page dots and dock scale
-  /// with the width, laid out for 390 points; the dock sits at the bottom):
+  /// The `homescreen` scene laid out for a canvas size and interface orientation (in portrait
+  /// the icon grid, page dots and dock scale with the width, laid out for 390 points; a wide
+  /// interface, landscape or square, gets a 6 × 4 grid; the dock sits at the bottom):
   ///
   /// - `wallpaper`: a shape layer the canvas grown by 40 points on every side, filled with a
-  ///   deep-blue vertical gradient, moved by the seed's two ±40-point
+  ///   deep-blue vertical gradient, moved by two 40-point
   ///   `SwellEffects/InterpolatingMotionEffect`s on `center.x` (tilt along the horizontal
   ///   axis) and `center.y` (tilt along the vertical axis), so that it still covers the screen
-  ///   at a full offset. Its sublayers `faint-stars` and `stars` are shape layers whose SVG path
-  ///   data holds the seeded star field (one circle per star, two arcs each, centres and radii
-  ///   in hundredths of a point; about 82 % faint, alpha 0.45, the rest bright, alpha 0.95;
-  ///   one star per 600 square points, denser toward the top).
-  /// - `icon-ROW-COLUMN`: a 4 × 6 grid of rounded-square icons (60 points at 390 wide, corner
-  ///   radius 22.5 % of the side, a vertical gradient of the icon's colour) each with a white
-  ///   disc glyph `icon-ROW-COLUMN-glyph`; `page-dot-0...2`; and `dock`, a translucent rounded
-  ///   bar holding the icons `dock-0...3`. None of them has motion effects: they stay put while
+  ///   at a full offset. They run from +40 points at offset −1 to −40 at +1 (the seed's range
+  ///   with the signs swapped): the wallpaper moves against the viewer offset and looks
+  ///   **recessed**, below the icons, as on iOS 7 (a −40...+40 range, the seed's example for a
+  ///   view, would make it float in front of them). Tipping the device right (offset
+  ///   `horizontal` > 0) moves it left. Its sublayers `faint-stars` and `stars` are shape
+  ///   layers whose SVG path data holds the seeded star field (one circle per star, two arcs
+  ///   each, centres and radii in hundredths of a point; about 82 % faint, alpha 0.45, the rest
+  ///   bright, alpha 0.95; one star per 600 square points, denser toward the top).
+  /// - `icon-ROW-COLUMN`: a grid of rounded-square icons, 4 × 6 in portrait (60 points at 390
+  ///   wide), 6 × 4 on a wide interface (52 points at 390 high), corner radius 22.5 % of the
+  ///   side, a vertical gradient of the icon's colour, each with a white disc glyph
+  ///   `icon-ROW-COLUMN-glyph`; `page-dot-0...2`; and `dock`, a translucent rounded bar holding
+  ///   the icons `dock-0...3`. None of them has motion effects: they stay put while
   ///   the wallpaper moves, which gives the parallax.
   /// - `trace`: `offset.horizontal`, `offset.vertical` (the applied viewer offset, −1...1),
   ///   `wallpaper.position.x`, `wallpaper.position.y` (presentation, points, snapped to whole
@@ -33,33 +39,44 @@ extension SceneFile {
   /// Colours are 8-bit hex values so that a printed file renders the same pixels.
   ///
   /// - Parameters:
-  ///   - width: The canvas width, points.
+  ///   - width: The canvas width, points (the device's portrait canvas).
   ///   - height: The canvas height, points.
   ///   - scale: Pixels per point.
+  ///   - orientation: The interface orientation (default portrait); in landscape the layers are
+  ///     laid out for `height × width` and the file's `orientation` is set.
   /// - Returns: The scene description.
-  public static func homescreen(width: Double, height: Double, scale: Double) -> SceneFile {
-    let size = Size(width: width, height: height)
+  public static func homescreen(
+    width: Double, height: Double, scale: Double, orientation: InterfaceOrientation = .portrait
+  ) -> SceneFile {
+    // The canvas is the device's portrait canvas; the layers are laid out for the interface.
+    let size =
+      orientation.isLandscape
+      ? Size(width: height, height: width) : Size(width: width, height: height)
     let range = HomeScreen.effectRange
     var wallpaper = LayerSpec(
       type: .shape, name: "wallpaper",
-      frame: [-range, -range, width + 2 * range, height + 2 * range])
+      frame: [-range, -range, size.width + 2 * range, size.height + 2 * range])
     wallpaper.fill = .gradient(
       LinearGradient(
         stops: HomeScreen.wallpaperStops.map {
           GradientStop(location: $0.location, color: HomeScreen.hex($0.color))
         }))
     let stars = HomeScreen.Stars(
-      size: Size(width: width + 2 * range, height: height + 2 * range), seed: HomeScreen.starSeed)
+      size: Size(width: size.width + 2 * range, height: size.height + 2 * range),
+      seed: HomeScreen.starSeed)
     wallpaper.sublayers = [
       HomeScreen.starLayer(name: "faint-stars", data: stars.faint, alpha: 0.45),
       HomeScreen.starLayer(name: "stars", data: stars.bright, alpha: 0.95),
     ]
+    // Recessed: +40 at offset −1, −40 at +1 (Apple's MotionEffects sample: a positive minimum
+    // with a negative maximum makes a view look farther away than the screen), so the wallpaper
+    // lies below the icons as on iOS 7.
     var effectX = InterpolatingMotionEffect(keyPath: "center.x", type: .tiltAlongHorizontalAxis)
-    effectX.minimumRelativeValue = .number(-range)
-    effectX.maximumRelativeValue = .number(range)
+    effectX.minimumRelativeValue = .number(range)
+    effectX.maximumRelativeValue = .number(-range)
     var effectY = InterpolatingMotionEffect(keyPath: "center.y", type: .tiltAlongVerticalAxis)
-    effectY.minimumRelativeValue = .number(-range)
-    effectY.maximumRelativeValue = .number(range)
+    effectY.minimumRelativeValue = .number(range)
+    effectY.maximumRelativeValue = .number(-range)
     wallpaper.motionEffects = [AnyMotionEffect(effectX), AnyMotionEffect(effectY)]
 
     var layers = [wallpaper]
@@ -90,6 +107,7 @@ extension SceneFile {
       name: "homescreen",
       canvas: Canvas(width: width, height: height, scale: scale, background: ColorSpec(.black)),
       layers: layers)
+    if orientation != .portrait { file.orientation = orientation }
     file.trace = [
       "offset.horizontal", "offset.vertical", "wallpaper.position.x", "wallpaper.position.y",
     ]
@@ -99,7 +117,8 @@ extension SceneFile {
 
 /// The parts of the `homescreen` scene file.
 enum HomeScreen {
-  /// How far the wallpaper moves each way at a full offset, points (the seed's 40).
+  /// How far the wallpaper moves each way at a full offset, points (the seed's 40; the signs make
+  /// it recessed: +40 at offset −1, −40 at +1).
   static let effectRange = 40.0
 
   /// The seed of the star field: the same stars every time.
@@ -221,39 +240,60 @@ enum HomeScreen {
   }
 }
 
-/// The home screen's geometry: a 4-column icon grid, page dots and the dock, scaled to the
-/// canvas width (laid out for 390 points).
+/// The home screen's geometry, laid out for the canvas (the interface's size, points):
+///
+/// - **portrait** (height at least 1.5 × width, a phone held upright): a 4-column × 6-row icon
+///   grid, page dots and the dock, scaled to the canvas width (laid out for 390 points: 60-point
+///   icons, rows 92 points apart from y = 72, a 96-point dock 14 points above the bottom);
+/// - **wide** (anything squarer or wider, e.g. landscape): a 6-column × 4-row grid laid out for
+///   844 × 390 points (52-point icons, rows 64 points apart from y = 20, a 70-point dock 10 points
+///   above the bottom), scaled by `min(height / 390, width / 400)` so that it fits both ways.
 struct HomeScreenLayout {
-  let columns = 4
-  let rows = 6
+  let columns: Int
+  let rows: Int
   let gridFrames: [Rect]
   let pageDotFrames: [Rect]
   let dockFrame: Rect
   let dockIconFrames: [Rect]
 
   init(size: Size) {
-    let k = size.width / 390
-    let icon = 60 * k
+    let portrait = size.height >= 1.5 * size.width
+    // The template: (columns, rows, icon, top, row pitch, dock height, dock bottom margin,
+    // page dots above the dock), in points of the design canvas, and the scale to the canvas.
+    let t =
+      portrait
+      ? (
+        columns: 4, rows: 6, icon: 60.0, top: 72.0, pitch: 92.0, dock: 96.0, margin: 14.0,
+        dots: 26.0, k: size.width / 390
+      )
+      : (
+        columns: 6, rows: 4, icon: 52.0, top: 20.0, pitch: 64.0, dock: 70.0, margin: 10.0,
+        dots: 18.0, k: min(size.height / 390, size.width / 400)
+      )
+    let k = t.k
+    columns = t.columns
+    rows = t.rows
+    let icon = t.icon * k
     let gap = (size.width - Double(columns) * icon) / Double(columns + 1)
     var grid: [Rect] = []
     for r in 0..<rows {
       for c in 0..<columns {
         grid.append(
           Rect(
-            x: gap + Double(c) * (icon + gap), y: 72 * k + Double(r) * 92 * k, width: icon,
-            height: icon))
+            x: gap + Double(c) * (icon + gap), y: t.top * k + Double(r) * t.pitch * k,
+            width: icon, height: icon))
       }
     }
     gridFrames = grid
-    let dockHeight = 96 * k
+    let dockHeight = t.dock * k
     let dock = Rect(
-      x: 12 * k, y: size.height - dockHeight - 14 * k, width: size.width - 24 * k,
+      x: 12 * k, y: size.height - dockHeight - t.margin * k, width: size.width - 24 * k,
       height: dockHeight)
     dockFrame = dock
     let dot = 7 * k
     pageDotFrames = (0..<3).map { i in
       Rect(
-        x: size.width / 2 + (Double(i) - 1.5) * 2 * dot + dot / 2, y: dock.minY - 26 * k,
+        x: size.width / 2 + (Double(i) - 1.5) * 2 * dot + dot / 2, y: dock.minY - t.dots * k,
         width: dot, height: dot)
     }
     let inner = (dock.width - 4 * icon) / 5

@@ -56,13 +56,31 @@ public struct SceneDriver {
   /// The frame rate of ``step()``.
   public var framesPerSecond: Double { link.preferredFramesPerSecond }
 
-  /// The number of frames in `duration` seconds: `⌊duration · fps⌋ + 1`, frame 0 included,
-  /// so a 1 s trace at 60 fps has frames at 0, 1/60, ... 1 s.
+  /// The number of frames in `duration` seconds: `round(duration · fps)`, at least 1.
+  ///
+  /// Frame `i` is at `startTime + i / fps` for `i = 0 ..< round(duration · fps)` (FORMATS.md), so
+  /// a 1 s export at 60 fps has 60 frames, at 0, 1/60, ... 59/60 s: the frame at 1 s is the first
+  /// frame of the next second, and a looping GIF, WebP or MP4 shows every instant once. A
+  /// duration shorter than half a frame still gives one frame (frame 0), so a single-frame
+  /// output is never empty.
   ///
   /// - Parameter duration: Seconds, non-negative.
-  /// - Returns: The frame count.
+  /// - Returns: The frame count, at least 1.
   public func frameCount(duration: Double) -> Int {
-    Int((duration * link.preferredFramesPerSecond + 1e-9).rounded(.down)) + 1
+    Self.frameCount(duration: duration, framesPerSecond: link.preferredFramesPerSecond)
+  }
+
+  /// The number of frames in `duration` seconds at a frame rate: `round(duration · fps)`, at
+  /// least 1 (see ``frameCount(duration:)``).
+  ///
+  /// - Parameters:
+  ///   - duration: Seconds, non-negative.
+  ///   - framesPerSecond: The frame rate, positive.
+  /// - Returns: The frame count, at least 1 (`Int.max` when the product does not fit).
+  public static func frameCount(duration: Double, framesPerSecond: Double) -> Int {
+    let n = (duration * framesPerSecond).rounded(.toNearestOrAwayFromZero)
+    guard n.isFinite, n >= 1 else { return n.isNaN || n < 1 ? 1 : Int.max }
+    return n < Double(Int.max) ? Int(n) : Int.max
   }
 
   /// Steps the driver's own display link to its next frame, feeds the motion due by it and

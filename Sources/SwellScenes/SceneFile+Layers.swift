@@ -16,8 +16,8 @@ public struct SceneLayerTree {
 
 extension SceneFile {
   /// The description with command-line options applied: the canvas size and scale overrides,
-  /// the seed-exact tilt rule, the water response model and Reduce Motion (for the water and
-  /// the viewer offset).
+  /// the interface orientation, the seed-exact tilt rule, the water response model and Reduce
+  /// Motion (for the water and the viewer offset).
   ///
   /// - Parameter options: The options; fields left at their defaults change nothing.
   /// - Returns: The adjusted description.
@@ -26,6 +26,7 @@ extension SceneFile {
     if let w = options.width { f.canvas.width = w }
     if let h = options.height { f.canvas.height = h }
     if let s = options.scale { f.canvas.scale = s }
+    if let o = options.orientation { f.orientation = o == .portrait ? nil : o }
     func adjust(_ specs: inout [LayerSpec]) {
       for i in specs.indices {
         if var water = specs[i].water {
@@ -51,7 +52,8 @@ extension SceneFile {
     return f
   }
 
-  /// Builds the model layer tree: a root layer the size of the canvas holding the layers.
+  /// Builds the model layer tree: a root layer the size of the interface's canvas
+  /// (``interfaceSize``) holding the layers.
   ///
   /// - Parameter baseDirectory: The folder relative image paths are resolved against.
   /// - Returns: The root layer.
@@ -65,8 +67,8 @@ extension SceneFile {
   /// - Parameter baseDirectory: The folder relative image paths are resolved against.
   /// - Returns: The tree.
   public func makeLayerTree(baseDirectory: URL?) -> SceneLayerTree {
-    let root = Layer(
-      name: "root", frame: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+    let size = interfaceSize
+    let root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
     root.contentsScale = canvas.scale
     var tree = SceneLayerTree(root: root, waters: [], effectLayers: [])
     for s in layers {

@@ -1,4 +1,5 @@
 import Foundation
+import SwellEffects
 import SwellGeometry
 import SwellLayers
 import SwellMotion
@@ -12,8 +13,15 @@ public struct SceneFile: Codable, Sendable, Hashable {
   public var swellScene: Int
   /// The scene's name.
   public var name: String
-  /// The canvas.
+  /// The canvas: the device's portrait canvas (see ``orientation``).
   public var canvas: Canvas
+  /// The interface orientation the scene is shown in (default portrait, `"orientation"` in the
+  /// file: `portrait`, `portraitUpsideDown`, `landscapeLeft`, `landscapeRight`). In landscape the
+  /// interface's canvas is the ``canvas`` with width and height swapped (``interfaceSize``), and
+  /// layers are laid out in it; the viewer offset is rotated as UIKit's applicator does
+  /// (`SwellEffects/MotionEffectApplicator`), and the water's tilt is taken from gravity in the
+  /// interface's axes, so it stays level with the world.
+  public var orientation: InterfaceOrientation?
   /// The viewer-offset engine's constants for the motion effects (default the system's).
   public var viewerOffset: ViewerOffsetSpec?
   /// The traced values, `LAYER.KEYPATH` or `offset.horizontal` / `offset.vertical` (default:
@@ -60,6 +68,15 @@ public struct SceneFile: Codable, Sendable, Hashable {
       self.scale = scale
       self.background = background
     }
+  }
+}
+
+extension SceneFile {
+  /// The interface's canvas size, points: ``canvas`` width × height, swapped in landscape.
+  public var interfaceSize: Size {
+    (orientation ?? .portrait).isLandscape
+      ? Size(width: canvas.height, height: canvas.width)
+      : Size(width: canvas.width, height: canvas.height)
   }
 }
 

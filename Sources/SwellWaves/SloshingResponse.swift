@@ -26,7 +26,7 @@ public struct SloshingResponse: Hashable, Sendable {
   public static let metresPerPoint = 0.0254 / 160
 
   /// The natural angular frequency of the first mode, rad/s.
-  public let naturalFrequency: Double
+  public private(set) var naturalFrequency: Double
   /// The damping ratio ζ, 0 ≤ ζ < 1.
   public let dampingRatio: Double
   /// The fraction of an in-plane device turn that the liquid follows at once, 0...1.
@@ -66,6 +66,18 @@ public struct SloshingResponse: Hashable, Sendable {
       length: widthPoints * Self.metresPerPoint, depth: depthPoints * Self.metresPerPoint)
     self.dampingRatio = dampingRatio
     self.coupling = min(max(coupling, 0), 1)
+  }
+
+  /// Changes the tank (a canvas laid out for another size): the natural frequency follows the
+  /// new width and depth; the surface's angle and rate are kept, so the liquid goes on moving
+  /// from where it was.
+  ///
+  /// - Parameters:
+  ///   - widthPoints: The tank length, points (the visible width).
+  ///   - depthPoints: The water depth, points (fill level × visible height).
+  public mutating func setTank(widthPoints: Double, depthPoints: Double) {
+    naturalFrequency = Self.firstModeFrequency(
+      length: widthPoints * Self.metresPerPoint, depth: depthPoints * Self.metresPerPoint)
   }
 
   /// The surface angle at a time, radians (unwrapped; callers wrap for display), without

@@ -25,11 +25,13 @@ public struct WaterWaveOptions: Hashable, Sendable {
   public var tiltDuration = 1.0
   /// The rate of the tilt-update grid, per second (see ``TiltSampler``).
   public var tiltUpdateRate = 60.0
-  /// The amplitude rise time constant, seconds.
+  /// The amplitude rise time constant, seconds (``TiltRule/corrected`` only: the seed's rule
+  /// assigns the amplitude directly).
   public var amplitudeRiseTime = 0.06
-  /// The amplitude release time constant, seconds.
+  /// The amplitude release time constant, seconds (``TiltRule/corrected`` only).
   public var amplitudeReleaseTime = 0.6
-  /// How long the amplitude target holds its peak, seconds (default 0.25).
+  /// How long the amplitude target holds its peak, seconds (default 0.25; ``TiltRule/corrected``
+  /// only).
   ///
   /// A shake is an oscillation: its pitch rate swings through zero twice per cycle, so the
   /// seed's per-sample target `20·|rotationRate.x|` flickers between 0 and its peak. Holding
@@ -54,6 +56,12 @@ public struct WaterPresentation: Hashable, Sendable {
   public var extraAmplitude: Double?
   /// Reduce Motion: the waves' phase stands still.
   public var isPhaseFrozen: Bool
+  /// The steepest surface slope `|dy/dx|` the extra amplitude may give a wave at this tilt
+  /// (dimensionless, in the water's own axes): each wave's drawn amplitude is at most
+  /// `max(|A|, maximumSlope / k)` (``TiltRule/maximumSurfaceSlope(tilt:)``,
+  /// ``WaveLayer/limitedAmplitude(base:extra:wavenumber:maximumSlope:)``). `.infinity` (the
+  /// default) draws every amplitude as it is.
+  public var maximumSlope: Double
 
   /// Creates a presentation.
   ///
@@ -61,10 +69,16 @@ public struct WaterPresentation: Hashable, Sendable {
   ///   - tilt: Radians, or `nil` to leave the rotation.
   ///   - extraAmplitude: Points, or `nil` to leave it.
   ///   - isPhaseFrozen: Whether the phase stands still.
-  public init(tilt: Double?, extraAmplitude: Double?, isPhaseFrozen: Bool = false) {
+  ///   - maximumSlope: The steepest slope a wave may be drawn with, dimensionless (default
+  ///     `.infinity`: no limit).
+  public init(
+    tilt: Double?, extraAmplitude: Double?, isPhaseFrozen: Bool = false,
+    maximumSlope: Double = .infinity
+  ) {
     self.tilt = tilt
     self.extraAmplitude = extraAmplitude
     self.isPhaseFrozen = isPhaseFrozen
+    self.maximumSlope = maximumSlope
   }
 }
 
@@ -82,8 +96,12 @@ public struct WaterPresentation: Hashable, Sendable {
 ///   `target + Σ Δᵢ · (1 − E((t − tᵢ) / 1 s))` (apple-semantics §5), evaluated with
 ///   SwellLayers' `BasicAnimation`, the same arithmetic as `Layer.animate`.
 /// - **sloshing**: the tilt is the first sloshing mode (``SloshingResponse``).
-/// - In both, the extra amplitude follows the pitch rate through a peak hold and an
-///   asymmetric smoother (``AmplitudeSmoother``).
+/// - In both, with ``TiltRule/corrected`` the extra amplitude follows the pitch rate through a
+///   peak hold and an asymmetric smoother (``AmplitudeSmoother``), and the presentation carries
+///   the fold limit of the shown tilt (``WaterPresentation/maximumSlope``,
+///   ``TiltRule/maximumSurfaceSlope(tilt:)``), so no wave folds over itself on screen. With
+///   ``TiltRule/seedExact`` the extra amplitude is the seed's direct assignment: the target of
+///   the latest sample (`20·ω_x` above 0.7 rad/s, else 0), with no smoothing, hold or limit.
 public struct WaterMotionResponse: Sendable {
   /// The options.
   public let options: WaterWaveOptions
@@ -93,6 +111,8 @@ public struct WaterMotionResponse: Sendable {
   private var lastMotionTime: Double?
   private var heldTarget = 0.0
   private var heldSince = -Double.infinity
+  /// The seed's `tmpAmplitude`: the latest sample's target, assigned as is (seed-exact only).
+  private var assignedAmplitude = 0.0
   /// The classic response's model tilt (the last target), radians.
   private var modelTilt: Double
   private var hasTarget = false
@@ -130,6 +150,16 @@ public struct WaterMotionResponse: Sendable {
       initialTilt: layer[.rotationZ] ?? 0)
   }
 
+  /// Follows the water to another size (its canvas laid out again): the sloshing mode's tank
+  /// becomes the new width and depth; the tilt, its animations and the amplitude are kept.
+  ///
+  /// - Parameters:
+  ///   - size: The water's visible size, points.
+  ///   - fillLevel: The fill level, 0...1 of the height.
+  public mutating func resize(to size: Size, fillLevel: Double) {
+    sloshing.setTank(widthPoints: size.width, depthPoints: max(fillLevel * size.height, 1))
+  }
+
   /// Takes one device-motion sample (timestamps increasing; others are ignored).
   ///
   /// - Parameter motion: The sample, CoreMotion units (g, rad/s, device frame).
@@ -146,6 +176,11 @@ public struct WaterMotionResponse: Sendable {
         time: t, gravity: motion.gravity, userAcceleration: motion.userAcceleration)
     }
     let raw = options.tiltRule.amplitudeTarget(rotationRate: motion.rotationRate)
+    if options.tiltRule == .seedExact {
+      // The seed: `self.waterView.tmpAmplitude = 20*motion.rotationRate.x` (or 0), no easing.
+      assignedAmplitude = raw.isFinite ? raw : 0
+      return
+    }
     if raw >= heldTarget || t - heldSince >= options.amplitudePeakHold {
       heldTarget = raw.isFinite ? raw : 0
       heldSince = t
@@ -175,7 +210,8 @@ public struct WaterMotionResponse: Sendable {
     guard time.isFinite, !options.reduceMotion else {
       return WaterPresentation(tilt: nil, extraAmplitude: nil, isPhaseFrozen: options.reduceMotion)
     }
-    let extra = amplitude.value(at: time)
+    let extra =
+      options.tiltRule == .seedExact ? assignedAmplitude : amplitude.value(at: time)
     var shown: Double?
     switch options.response {
     case .sloshing:
@@ -190,7 +226,11 @@ public struct WaterMotionResponse: Sendable {
         shown = value.isFinite ? value : modelTilt
       }
     }
-    return WaterPresentation(tilt: shown, extraAmplitude: extra, isPhaseFrozen: false)
+    let slope =
+      options.tiltRule == .corrected
+      ? TiltRule.maximumSurfaceSlope(tilt: shown ?? modelTilt) : .infinity
+    return WaterPresentation(
+      tilt: shown, extraAmplitude: extra, isPhaseFrozen: false, maximumSlope: slope)
   }
 
   /// The tilt target last asked for by the classic rule, radians (`nil` before any).
@@ -199,8 +239,8 @@ public struct WaterMotionResponse: Sendable {
 
 /// Writes a ``WaterPresentation`` onto a water layer, as `MotionEffectApplicator` writes a
 /// viewer offset: the tilt to the model `transform.rotation.z` (through the typed key path
-/// `TypedLayerKeyPath.rotationZ`), the extra amplitude and the phase freeze to the layer's own
-/// properties.
+/// `TypedLayerKeyPath.rotationZ`), the extra amplitude, the fold limit
+/// (``WaterWaveLayer/maximumSlope``) and the phase freeze to the layer's own properties.
 public struct WaterWaveApplicator: Hashable, Sendable {
   /// Creates an applicator.
   public init() {}
@@ -215,6 +255,9 @@ public struct WaterWaveApplicator: Hashable, Sendable {
       layer.isPhaseFrozen = presentation.isPhaseFrozen
     }
     if let extra = presentation.extraAmplitude { layer[keyPath: \.extraAmplitude] = extra }
+    if layer.maximumSlope != presentation.maximumSlope {
+      layer.maximumSlope = presentation.maximumSlope
+    }
     if let tilt = presentation.tilt { layer[.rotationZ] = tilt }
   }
 }

@@ -11,7 +11,8 @@ import SwellLayers
 /// so with an identity transform it lines up with the canvas. The overscan comes from the
 /// diagonal (``WaterWave/overscan(for:)``), so any tilt still covers the screen's corners.
 ///
-/// Key paths for traces: `amplitude` (the front wave's drawn amplitude, points, base + extra),
+/// Key paths for traces: `amplitude` (the front wave's drawn amplitude, points, base + extra
+/// within the fold limit ``maximumSlope``),
 /// `phase` (the front wave's phase at the presentation time, radians in (−π, π]), `fillLevel`
 /// (0...1) and `extraAmplitude` (points). `fillLevel` and `extraAmplitude` are settable model
 /// values; they are pushed to the wave sublayers at once (they are not animatable through
@@ -42,6 +43,26 @@ public final class WaterWaveLayer: Layer {
       if !extraAmplitude.isFinite { extraAmplitude = 0 }
       for w in waveLayers { w.extraAmplitude = extraAmplitude }
     }
+  }
+
+  /// The steepest slope `|dy/dx|` the motion response may give any wave, dimensionless
+  /// (`.infinity`, the default: no limit); pushed to every ``WaveLayer/maximumSlope``. The
+  /// motion response sets it from the tilt (``TiltRule/maximumSurfaceSlope(tilt:)``) so that
+  /// its extra amplitude never makes a wave fold.
+  public var maximumSlope: Double = .infinity {
+    didSet {
+      if maximumSlope.isNaN { maximumSlope = .infinity }
+      for w in waveLayers { w.maximumSlope = maximumSlope }
+    }
+  }
+
+  /// The front wave's drawn amplitude, points: its base plus ``extraAmplitude``, limited by
+  /// ``maximumSlope`` (0 without waves).
+  public var frontAmplitude: Double {
+    guard let w = model.frontWave else { return 0 }
+    return WaveLayer.limitedAmplitude(
+      base: w.amplitude, extra: extraAmplitude, wavenumber: w.wavenumber,
+      maximumSlope: maximumSlope)
   }
 
   /// When set, the phases stay at their initial values (Reduce Motion).
@@ -109,6 +130,7 @@ public final class WaterWaveLayer: Layer {
     overscan = other.overscan
     presentationTime = other.presentationTime
     extraAmplitude = other.extraAmplitude
+    maximumSlope = other.maximumSlope
     isPhaseFrozen = other.isPhaseFrozen
     super.init()
   }
@@ -119,7 +141,7 @@ public final class WaterWaveLayer: Layer {
   /// - Returns: The value, or `nil`.
   public override func value(forKeyPath keyPath: String) -> LayerValue? {
     switch keyPath {
-    case "amplitude": .number((model.frontWave?.amplitude ?? 0) + extraAmplitude)
+    case "amplitude": .number(frontAmplitude)
     case "extraAmplitude": .number(extraAmplitude)
     case "phase": .number(wrappedAngle(frontPhase(at: presentationTime)))
     case "fillLevel": .number(fillLevel)

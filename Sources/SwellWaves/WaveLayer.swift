@@ -21,6 +21,43 @@ public final class WaveLayer: ShapeLayer {
   public var surfaceOffset: Double
   /// Points added to the base amplitude (the motion response).
   public var extraAmplitude: Double = 0
+  /// The steepest slope `|dy/dx|` the motion response may give the surface (dimensionless,
+  /// `.infinity`: no limit): the extra amplitude is cut so that the drawn amplitude is at most
+  /// `max(|A|, maximumSlope / k)` (``drawnAmplitude``), so the response never makes the wave
+  /// fold over itself on screen at its water's tilt (``TiltRule/maximumSurfaceSlope(tilt:)``).
+  public var maximumSlope: Double = .infinity
+
+  /// The amplitude drawn, points: base + extra, within the slope limit
+  /// (``limitedAmplitude(base:extra:wavenumber:maximumSlope:)``).
+  public var drawnAmplitude: Double {
+    Self.limitedAmplitude(
+      base: wave.amplitude, extra: extraAmplitude, wavenumber: wave.wavenumber,
+      maximumSlope: maximumSlope)
+  }
+
+  /// A wave's amplitude with the motion response's extra limited so that a sine of wavenumber
+  /// `k` gets no steeper than a bound: `A + e` with its magnitude at most
+  /// `max(|A|, maximumSlope / k)`. The base amplitude `A` is the scene's own and is never cut
+  /// (with the classic response's ±45° tilt the built-in waves' own slopes, at most 0.27, stay
+  /// far below the bound's 0.7).
+  ///
+  /// - Parameters:
+  ///   - base: The wave's own amplitude `A`, points.
+  ///   - extra: The response's extra amplitude `e`, points (non-finite counts as 0).
+  ///   - wavenumber: `k`, radians per point.
+  ///   - maximumSlope: The bound on `|dy/dx|`, dimensionless (`.infinity`: none; negative or
+  ///     NaN count as 0).
+  /// - Returns: The drawn amplitude, points.
+  public static func limitedAmplitude(
+    base: Double, extra: Double, wavenumber: Double, maximumSlope: Double
+  ) -> Double {
+    let a = base.isFinite ? base : 0
+    let total = a + (extra.isFinite ? extra : 0)
+    guard total.isFinite else { return a }
+    guard maximumSlope < .infinity, wavenumber > 0 else { return total }
+    let bound = max(abs(a), max(maximumSlope.isNaN ? 0 : maximumSlope, 0) / wavenumber)
+    return min(max(total, -bound), bound)
+  }
   /// The largest distance between path samples, points.
   public var sampleSpacing: Double
   /// When set, the phase stays at ``SineWave/initialPhase`` (Reduce Motion).
@@ -80,7 +117,8 @@ public final class WaveLayer: ShapeLayer {
     pathTime = time
     path = WaterWave.fillPath(
       wave: wave, phase: phase(at: time), size: visibleSize, offset: surfaceOffset,
-      extraAmplitude: extraAmplitude, overscan: overscan, sampleSpacing: sampleSpacing)
+      extraAmplitude: drawnAmplitude - wave.amplitude, overscan: overscan,
+      sampleSpacing: sampleSpacing)
   }
 
   /// Computes the path for the presentation time.
@@ -99,19 +137,21 @@ public final class WaveLayer: ShapeLayer {
       sampleSpacing: sampleSpacing)
     copyShapeProperties(to: l)
     l.extraAmplitude = extraAmplitude
+    l.maximumSlope = maximumSlope
     l.isPhaseFrozen = isPhaseFrozen
     l.pathTime = pathTime
     return l
   }
 
-  /// Adds `amplitude` (points, base + extra), `phase` (radians in (−π, π], at the time the
-  /// path was computed) and `extraAmplitude` to the shape key paths.
+  /// Adds `amplitude` (points, the drawn amplitude: base + extra within the slope limit),
+  /// `phase` (radians in (−π, π], at the time the path was computed) and `extraAmplitude` to
+  /// the shape key paths.
   ///
   /// - Parameter keyPath: The key path.
   /// - Returns: The value, or `nil`.
   public override func value(forKeyPath keyPath: String) -> LayerValue? {
     switch keyPath {
-    case "amplitude": .number(wave.amplitude + extraAmplitude)
+    case "amplitude": .number(drawnAmplitude)
     case "extraAmplitude": .number(extraAmplitude)
     case "phase": .number(wrappedAngle(phase(at: pathTime)))
     default: super.value(forKeyPath: keyPath)

@@ -153,11 +153,16 @@ struct VideoSinkTests {
         "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgra", "-s",
         "64x48", "-r", "30", "-i", "-",
       ]))
-    #expect(!even.contains("-vf"))
-    #expect(even.contains("+faststart") && even.contains("yuv420p") && even.last == "o.mp4")
+    #expect(even.contains("scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"))
+    #expect(!even.contains { $0.contains("pad=") })
+    #expect(
+      even.contains("+faststart+write_colr") && even.contains("yuv420p") && even.last == "o.mp4")
     let odd = options.arguments(
       for: .mp4, pixelWidth: 63, pixelHeight: 48, framesPerSecond: 29.97, output: "o.mp4")
-    #expect(odd.contains("pad=ceil(iw/2)*2:ceil(ih/2)*2") && odd.contains("29.97"))
+    #expect(
+      odd.contains(
+        "pad=ceil(iw/2)*2:ceil(ih/2)*2,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p")
+        && odd.contains("29.97"))
     let gif = options.arguments(
       for: .gif, pixelWidth: 8, pixelHeight: 8, framesPerSecond: 10, output: "o.gif")
     #expect(gif.contains { $0.contains("palettegen") && $0.contains("paletteuse") })

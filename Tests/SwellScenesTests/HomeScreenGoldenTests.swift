@@ -8,41 +8,43 @@ import Testing
 /// Trace rows of the code-built home screen scene that `homescreen` was before it became a
 /// scene file, recorded from it (time, offset.horizontal, offset.vertical, wallpaper.position.x,
 /// wallpaper.position.y) and checked against the file scene when both existed: the file scene
-/// must keep giving exactly these values.
+/// must keep giving exactly these offsets. The positions were mirrored when the wallpaper became
+/// recessed (its effects run from +40 at offset −1 to −40 at +1): each is now
+/// `model − 40·offset`, snapped to whole pixels, where it was `model + 40·offset`.
 private let goldenRows: [(script: String, fps: Double, rows: [[Double]])] = [
   (
     "hold 0.5s; rotate 25deg about y over 0.5s; hold 2s; tilt 30deg forward over 1s", 60,
     [
       [0.5, 0, 0, 195, 422],
-      [1.0, 0.2618869695134578, 0, 205.33333333333334, 422],
-      [2.0, 0.2461962851034527, 0, 205, 422],
-      [3.0, 0.21517863115451297, 0, 203.66666666666666, 422],
-      [3.5, 0.19081435883455966, -0.1549252568553301, 202.66666666666666, 415.6666666666667],
-      [4.0, 0.1825265424712601, -0.29861770231773765, 202.33333333333334, 410],
+      [1.0, 0.2618869695134578, 0, 184.66666666666666, 422],
+      [2.0, 0.2461962851034527, 0, 185, 422],
+      [3.0, 0.21517863115451297, 0, 186.33333333333334, 422],
+      [3.5, 0.19081435883455966, -0.1549252568553301, 187.33333333333334, 428.3333333333333],
+      [4.0, 0.1825265424712601, -0.29861770231773765, 187.66666666666666, 434],
     ]
   ),
   (
     "hold 0.3s; rotate 35deg about x over 0.3s; rotate 20deg about y over 0.4s; hold 1s", 30,
     [
-      [0.4666666666666667, 0, 0.2110699496198657, 195, 430.3333333333333],
-      [0.7, 0.026876781983311115, 0.37661722688501986, 196, 437],
+      [0.4666666666666667, 0, 0.2110699496198657, 195, 413.6666666666667],
+      [0.7, 0.026876781983311115, 0.37661722688501986, 194, 407],
       [
-        0.9333333333333333, 0.1554699898602916, 0.36949388352520685, 201.33333333333334,
-        436.6666666666667,
+        0.9333333333333333, 0.1554699898602916, 0.36949388352520685, 188.66666666666666,
+        407.3333333333333,
       ],
-      [1.6333333333333333, 0.17452063469938972, 0.3521881144553579, 202, 436],
+      [1.6333333333333333, 0.17452063469938972, 0.3521881144553579, 188, 408],
       [
-        1.8666666666666667, 0.1682104549777903, 0.33840324384875, 201.66666666666666,
-        435.6666666666667,
+        1.8666666666666667, 0.1682104549777903, 0.33840324384875, 188.33333333333334,
+        408.3333333333333,
       ],
     ]
   ),
   (
     "shake x 3Hz 4rad/s for 2s; hold 1s", 120,
     [
-      [0.375, 0, 0.06467128929611243, 195, 424.6666666666667],
+      [0.375, 0, 0.06467128929611243, 195, 419.3333333333333],
       [1.5, 0, -0.00323795241698277, 195, 422],
-      [1.875, 0, -0.06785404794789551, 195, 419.3333333333333],
+      [1.875, 0, -0.06785404794789551, 195, 424.6666666666667],
       [3.0, 0, 0.00015276253266494066, 195, 422],
     ]
   ),
@@ -57,16 +59,18 @@ struct HomeScreenGoldenTests {
     let scene = try #require(BuiltInScenes.make("homescreen"))
     var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: fps)
     let span = (motion.last?.timestamp ?? 0) - (motion.first?.timestamp ?? 0)
-    let rows = try driver.trace(frames: driver.frameCount(duration: span))
+    // Through the instant `span` itself (one frame past the export's last), where the last
+    // golden rows were recorded.
+    let rows = try driver.trace(frames: driver.frameCount(duration: span) + 1)
     for want in golden {
       let row = try #require(rows.first { abs($0[0] - want[0]) < 1e-9 }, "\(script): t \(want[0])")
       #expect(row == want, "\(script) @\(fps)")
     }
     for row in rows {
-      // The wallpaper sits at its model centre plus 40 points times the offset, snapped to
-      // whole pixels (1/3 point at @3x).
-      #expect(abs(row[3] - ((195 + 40 * row[1]) * 3).rounded() / 3) < 1e-9, "t \(row[0])")
-      #expect(abs(row[4] - ((422 + 40 * row[2]) * 3).rounded() / 3) < 1e-9, "t \(row[0])")
+      // The recessed wallpaper sits at its model centre minus 40 points times the offset,
+      // snapped to whole pixels (1/3 point at @3x).
+      #expect(abs(row[3] - ((195 - 40 * row[1]) * 3).rounded() / 3) < 1e-9, "t \(row[0])")
+      #expect(abs(row[4] - ((422 - 40 * row[2]) * 3).rounded() / 3) < 1e-9, "t \(row[0])")
     }
   }
 

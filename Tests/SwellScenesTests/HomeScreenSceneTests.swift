@@ -72,9 +72,9 @@ struct HomeScreenSceneTests {
     var peak = 0.0
     for row in rows {
       let (t, h, v, x, y) = (row[0], row[1], row[2], row[3], row[4])
-      // The wallpaper sits at model + 40·offset, snapped to whole pixels at 3×.
-      #expect(abs(x - (195 + 40 * h)) <= 1.0 / 6 + 1e-9, "t = \(t)")
-      #expect(abs(y - (422 + 40 * v)) <= 1.0 / 6 + 1e-9, "t = \(t)")
+      // The recessed wallpaper sits at model − 40·offset, snapped to whole pixels at 3×.
+      #expect(abs(x - (195 - 40 * h)) <= 1.0 / 6 + 1e-9, "t = \(t)")
+      #expect(abs(y - (422 - 40 * v)) <= 1.0 / 6 + 1e-9, "t = \(t)")
       #expect(abs(x * 3 - (x * 3).rounded()) < 1e-9)
       #expect(abs(v) < 1e-9, "a turn about y has no vertical offset")
       peak = max(peak, h)
@@ -90,6 +90,25 @@ struct HomeScreenSceneTests {
     let last = try #require(rows.last)
     #expect(abs(last[1]) < 0.015 + 1e-9, "re-centred after 11 s of holding: \(last[1])")
     #expect(abs(last[3] - 195) <= 1)
+  }
+
+  @Test(
+    "the wallpaper is recessed: tipped right it moves left, top edge toward the viewer it moves up")
+  func recessedWallpaper() throws {
+    // +20° about device y tips the right edge away: the screen turns to the viewer's right.
+    let right = try homescreen()
+    var a = SceneDriver(
+      scene: right, motion: heldTilt(degrees: 20, duration: 1.5), framesPerSecond: 60)
+    let r = try #require(try a.trace(frames: a.frameCount(duration: 1.5)).last)
+    #expect(r[1] > 0.15, "offset.horizontal \(r[1])")
+    #expect(r[3] < 195 - 5, "wallpaper.position.x \(r[3]): it must move left, against the offset")
+    // +20° about device x tips the top edge toward the viewer: the screen turns down.
+    let back = try homescreen()
+    var b = SceneDriver(
+      scene: back, motion: heldTilt(degrees: 20, axis: .unitX, duration: 1.5), framesPerSecond: 60)
+    let u = try #require(try b.trace(frames: b.frameCount(duration: 1.5)).last)
+    #expect(u[2] > 0.15, "offset.vertical \(u[2])")
+    #expect(u[4] < 422 - 5, "wallpaper.position.y \(u[4]): it must move up, against the offset")
   }
 
   @Test("icons and the dock stay put while the wallpaper moves")

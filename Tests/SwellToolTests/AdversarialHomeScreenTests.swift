@@ -46,7 +46,7 @@ struct AdversarialHomeScreenTests {
         "homescreen", "--script", "tilt 60deg forward over 0.5s; shake y 3Hz 4rad/s for 1s",
         "--reduce-motion",
       ])
-    try checkTraceInvariants(table, fps: 60, rows: 91, "reduce motion")
+    try checkTraceInvariants(table, fps: 60, rows: 90, "reduce motion")
     #expect(try table.column(Key.wallpaperX).allSatisfy { $0 == wallpaperModel.x })
     #expect(try table.column(Key.wallpaperY).allSatisfy { $0 == wallpaperModel.y })
   }

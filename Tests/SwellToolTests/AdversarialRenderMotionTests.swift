@@ -75,7 +75,7 @@ struct AdversarialRenderMotionTests {
       "--size", "39x84@1", "-o", out,
     ])
     #expect(r.status == 0, "\(r.err)")
-    #expect(try probeVideo(out) == VideoProbe(width: 39, height: 84, frames: 7))
+    #expect(try probeVideo(out) == VideoProbe(width: 39, height: 84, frames: 6))
     #expect(try folderNames(folder) == ["z.apng"])
   }
 
@@ -112,7 +112,7 @@ struct AdversarialRenderMotionTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(
       try probeVideo(folder.appendingPathComponent("x.mp4").path)
-        == VideoProbe(width: 1170, height: 2532, frames: 61))
+        == VideoProbe(width: 1170, height: 2532, frames: 60))
     #expect(r.out.contains("the video is at "), "\(r.out)")
     #expect(try folderNames(folder) == ["x.mp4"])
     // Without --file and without a display it still writes the file.
@@ -122,7 +122,7 @@ struct AdversarialRenderMotionTests {
     #expect(g.status == 0, "\(g.err)")
     #expect(
       try probeVideo(folder.appendingPathComponent("d.gif").path)
-        == VideoProbe(width: 39, height: 84, frames: 6))
+        == VideoProbe(width: 39, height: 84, frames: 5))
   }
 
   @Test(

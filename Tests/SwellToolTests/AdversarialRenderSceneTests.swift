@@ -168,14 +168,14 @@ struct AdversarialRenderSceneTests {
     let motion = ["--script", "tilt 20deg left over 0.3s; shake y 3Hz 2rad/s for 0.3s"]
     let r = try runSwell(["render", scene, "--fps", "20", "-o", out] + motion)
     #expect(r.status == 0, "\(r.err)")
-    #expect(try probeVideo(out) == VideoProbe(width: 100, height: 200, frames: 13))
+    #expect(try probeVideo(out) == VideoProbe(width: 100, height: 200, frames: 12))
     let table = try traceTable([scene, "--fps", "20"] + motion)
     #expect(
       table.header == [
         "time", "water.transform.rotation.z", "water.amplitude", "offset.horizontal",
         "wallpaper.position.x",
       ])
-    try checkAnyTrace(table, fps: 20, rows: 13, "every-field trace")
+    try checkAnyTrace(table, fps: 20, rows: 12, "every-field trace")
     // The image is drawn: red pixels inside the card where the logo sits.
     let png = folder.appendingPathComponent("every.png").path
     #expect(try runSwell(["render", scene, "--size", "100x200@2", "-o", png]).status == 0)
@@ -276,7 +276,7 @@ struct AdversarialRenderSceneTests {
     let mOut = folder.appendingPathComponent("many.mp4").path
     let mr = try runSwell(["render", many, "--duration", "0.2", "--fps", "20", "-o", mOut])
     #expect(mr.status == 0, "\(mr.err)")
-    #expect(try probeVideo(mOut) == VideoProbe(width: 160, height: 100, frames: 5))
+    #expect(try probeVideo(mOut) == VideoProbe(width: 160, height: 100, frames: 4))
   }
 
   @Test("relative image paths resolve against the scene file's folder, from any directory")

@@ -195,14 +195,15 @@ let baseAmplitude = 8.0
 /// 390 × 844-point canvas, points.
 let wallpaperModel = (x: 195.0, y: 422.0)
 
-/// The documented row count: `⌊duration · fps⌋ + 1`.
+/// The documented row count: `round(duration · fps)`, at least 1 (frames at `i / fps` for
+/// `i = 0 ..< round(duration · fps)`).
 ///
 /// - Parameters:
 ///   - duration: Seconds.
 ///   - fps: Frames per second.
 /// - Returns: The number of rows.
 func documentedRowCount(duration: Double, fps: Double) -> Int {
-  Int((duration * fps + 1e-9).rounded(.down)) + 1
+  max(1, Int((duration * fps).rounded()))
 }
 
 /// Runs `swell trace SCENE ...` and parses its CSV, requiring success and a silent stderr.
@@ -225,7 +226,7 @@ func traceTable(_ arguments: [String], _ comment: String = "") throws -> TraceTa
 
 /// Checks the invariants of every trace: finite values, frame times `t₀ + i/fps`, angles in
 /// (−π, π], and the scene's own bounds (waterwave: tilt within ±45° unless seed-exact, amplitude
-/// at least the base; homescreen: offsets in −1...1 and the wallpaper at model + 40·offset
+/// at least the base; homescreen: offsets in −1...1 and the wallpaper at model − 40·offset (recessed)
 /// within a pixel snap at @3x).
 ///
 /// - Parameters:
@@ -285,8 +286,8 @@ func checkTraceInvariants(
       let ok =
         abs(h[i]) <= 1 && abs(v[i]) <= 1
         && abs(x[i] - wallpaperModel.x) <= 40 + snap && abs(y[i] - wallpaperModel.y) <= 40 + snap
-        && abs(x[i] - (wallpaperModel.x + 40 * h[i])) <= snap
-        && abs(y[i] - (wallpaperModel.y + 40 * v[i])) <= snap
+        && abs(x[i] - (wallpaperModel.x - 40 * h[i])) <= snap
+        && abs(y[i] - (wallpaperModel.y - 40 * v[i])) <= snap
       if !ok {
         Issue.record(
           "\(comment): frame \(i): offset (\(h[i]), \(v[i])), wallpaper (\(x[i]), \(y[i]))")

@@ -75,7 +75,7 @@ struct AdversarialWaterWaveTests {
     for (exact, expected) in [(false, corrected), (true, seedExact)] {
       let args = ["waterwave", "--motion", path] + (exact ? ["--seed-exact"] : [])
       let table = try traceTable(args, name)
-      try checkTraceInvariants(table, fps: 60, rows: 181, seedExact: exact, "\(name) \(exact)")
+      try checkTraceInvariants(table, fps: 60, rows: 180, seedExact: exact, "\(name) \(exact)")
       let settled = try #require(try table.column(Key.tilt).last)
       #expect(
         abs(settled - rad(expected)) < 1e-4,
@@ -123,7 +123,7 @@ struct AdversarialWaterWaveTests {
     }
     let path = try writeFile(deviceMotionCSV(rows), named: "m.csv", in: folder)
     let table = try traceTable(["waterwave", "--motion", path, "--fps", "240"], "\(frequency) Hz")
-    try checkTraceInvariants(table, fps: 240, rows: 961, "alternation \(frequency) Hz")
+    try checkTraceInvariants(table, fps: 240, rows: 960, "alternation \(frequency) Hz")
   }
 
   /// Shakes about x at 0.5–10 Hz with peak rates around the 0.7 rad/s threshold and far above:
@@ -137,7 +137,7 @@ struct AdversarialWaterWaveTests {
         "waterwave", "--script", "shake x \(frequency)Hz \(peak)rad/s for 2s; hold 5s",
         "--motion-rate", "200",
       ], comment)
-    try checkTraceInvariants(table, fps: 60, rows: 421, comment)
+    try checkTraceInvariants(table, fps: 60, rows: 420, comment)
     let amplitude = try table.column(Key.amplitude)
     let during = amplitude.prefix(150).max() ?? 0
     if peak > 0.7 {
@@ -158,7 +158,7 @@ struct AdversarialWaterWaveTests {
     let comment = "shake \(axis) \(peak) rad/s"
     let table = try traceTable(
       ["waterwave", "--script", "shake \(axis) 3Hz \(peak)rad/s for 2s; hold 1s"], comment)
-    try checkTraceInvariants(table, fps: 60, rows: 181, comment)
+    try checkTraceInvariants(table, fps: 60, rows: 180, comment)
     #expect(try table.column(Key.amplitude).allSatisfy { $0 == baseAmplitude }, "\(comment)")
   }
 
@@ -175,7 +175,7 @@ struct AdversarialWaterWaveTests {
     }
     let path = try writeFile(deviceMotionCSV(rows), named: "m.csv", in: folder)
     let exact = try traceTable(["waterwave", "--motion", path, "--seed-exact"], "seed-exact")
-    try checkTraceInvariants(exact, fps: 60, rows: 121, seedExact: true, "seed-exact")
+    try checkTraceInvariants(exact, fps: 60, rows: 120, seedExact: true, "seed-exact")
     #expect(try exact.column(Key.amplitude).allSatisfy { $0 == baseAmplitude })
     let corrected = try traceTable(["waterwave", "--motion", path], "corrected")
     #expect((try corrected.column(Key.amplitude).max() ?? 0) > baseAmplitude + 36)
@@ -241,7 +241,7 @@ struct AdversarialWaterWaveTests {
       let table = try traceTable(["waterwave", "--motion", path], path)
       try checkTraceInvariants(table, fps: 60, rows: 1, path)
       let long = try traceTable(["waterwave", "--motion", path, "--duration", "2.5"], path)
-      try checkTraceInvariants(long, fps: 60, rows: 151, path)
+      try checkTraceInvariants(long, fps: 60, rows: 150, path)
       #expect(abs((try long.column(Key.tilt).last ?? .nan) - rad(-30)) < 1e-6, "\(path)")
     }
   }
@@ -259,7 +259,7 @@ struct AdversarialWaterWaveTests {
     }
     let path = try writeFile(deviceMotionCSV(rows), named: "m.csv", in: folder)
     let table = try traceTable(["waterwave", "--motion", path], "10 min")
-    try checkTraceInvariants(table, fps: 60, rows: 36_001, "10 min")
+    try checkTraceInvariants(table, fps: 60, rows: 36_000, "10 min")
   }
 
   /// The same scripted turns sampled at 25, 37, 50, 200 Hz give the water tilt of 1000 Hz
@@ -269,7 +269,7 @@ struct AdversarialWaterWaveTests {
     let script = "tilt 40deg right over 0.5s; hold 0.5s; tilt 70deg left over 1s; hold 1.5s"
     let reference = try traceTable(["waterwave", "--script", script, "--motion-rate", "1000"])
     let table = try traceTable(["waterwave", "--script", script, "--motion-rate", "\(rate)"])
-    try checkTraceInvariants(table, fps: 60, rows: 211, "motion rate \(rate)")
+    try checkTraceInvariants(table, fps: 60, rows: 210, "motion rate \(rate)")
     let a = try table.column(Key.tilt)
     let b = try reference.column(Key.tilt)
     let worst = zip(a, b).map { abs($0 - $1) }.max() ?? .infinity

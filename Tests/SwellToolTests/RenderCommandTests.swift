@@ -27,7 +27,7 @@ private func boundaryAngleDegrees(_ image: ImageSurface, columns: ClosedRange<In
 
 @Suite("swell render")
 struct RenderCommandTests {
-  @Test("MP4: ffprobe reads h264 at the pixel size, with floor(duration·fps)+1 frames")
+  @Test("MP4: ffprobe reads h264 at the pixel size, with round(duration·fps) frames")
   func mp4() throws {
     let folder = try scratchFolder("render-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,14 +38,14 @@ struct RenderCommandTests {
     ])
     #expect(r.status == 0, "\(r.err)")
     #expect(r.err.isEmpty, "quiet when stderr is not a terminal: \(r.err)")
-    #expect(r.out.hasPrefix("wrote \(out) (13 frames, 240x520 px"))
+    #expect(r.out.hasPrefix("wrote \(out) (12 frames, 240x520 px"))
     let p = try probe(out)
     #expect(p.codec == "h264")
     #expect(p.width == 240)
     #expect(p.height == 520)
-    #expect(p.frames == 13)
+    #expect(p.frames == 12)
     let duration = try #require(p.streamDuration)
-    #expect(abs(duration - 13.0 / 12) < 0.01, "\(duration)")
+    #expect(abs(duration - 1) < 0.01, "\(duration)")
     #expect(listing(folder) == ["wave.mp4"])
   }
 
@@ -61,7 +61,7 @@ struct RenderCommandTests {
       #expect(r.status == 0, "\(r.err)")
       let p = try probe(out)
       #expect(p.codec == codec)
-      #expect(p.frames == 5, "\(name): \(p)")
+      #expect(p.frames == 4, "\(name): \(p)")
       #expect(p.width == 60)
     }
   }
@@ -78,7 +78,7 @@ struct RenderCommandTests {
     let info = try runProgram("webpinfo", [out])
     #expect(info.status == 0)
     #expect(info.out.contains("Canvas size 60 x 130"), "\(info.out)")
-    #expect(info.out.components(separatedBy: "Chunk ANMF").count - 1 == 5, "\(info.out)")
+    #expect(info.out.components(separatedBy: "Chunk ANMF").count - 1 == 4, "\(info.out)")
   }
 
   @Test("PDF: pdfinfo counts one page per frame at the point size; pdftoppm draws it")
@@ -97,7 +97,7 @@ struct RenderCommandTests {
       fields[String(line[..<colon])] = line[line.index(after: colon)...]
         .trimmingCharacters(in: .whitespaces)
     }
-    #expect(fields["Pages"] == "4", "\(info.out)")
+    #expect(fields["Pages"] == "3", "\(info.out)")
     #expect(fields["Page size"] == "100 x 200 pts", "\(info.out)")
     let stem = folder.appendingPathComponent("page").path
     let ppm = try runProgram(
@@ -120,9 +120,9 @@ struct RenderCommandTests {
       "render", "waterwave", "--duration", "0.2", "--fps", "10", "--size", "40x80@1", "-o", pattern,
     ])
     #expect(r.status == 0, "\(r.err)")
-    #expect(listing(folder) == ["f-000.png", "f-001.png", "f-002.png"])
+    #expect(listing(folder) == ["f-000.png", "f-001.png"])
     let image = try ImageSurface.load(
-      contentsOfPNGFile: folder.appendingPathComponent("f-002.png").path)
+      contentsOfPNGFile: folder.appendingPathComponent("f-001.png").path)
     #expect(image.pixelWidth == 40 && image.pixelHeight == 80)
   }
 
@@ -332,7 +332,7 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(r.out.contains("swell demo: the video is at \(out)"), "\(r.out)")
     let p = try probe(out)
-    #expect(p.frames == 11)
+    #expect(p.frames == 10)
     #expect(p.width == 100)
   }
 

@@ -91,6 +91,7 @@ final class LayerAnimatedReference {
   private var lastMotionTime: Double?
   private var heldTarget = 0.0
   private var heldSince = -Double.infinity
+  private var assigned = 0.0
 
   init(layer: WaterWaveLayer, options: WaterWaveOptions) {
     self.layer = layer
@@ -110,6 +111,8 @@ final class LayerAnimatedReference {
         timingFunction: .easeInEaseOut, at: u.time)
     }
     let raw = options.tiltRule.amplitudeTarget(rotationRate: motion.rotationRate)
+    // The seed assigns its amplitude directly.
+    assigned = raw
     if raw >= heldTarget || t - heldSince >= options.amplitudePeakHold {
       heldTarget = raw.isFinite ? raw : 0
       heldSince = t
@@ -118,7 +121,15 @@ final class LayerAnimatedReference {
   }
 
   func advance(to time: Double) {
-    layer.extraAmplitude = amplitude.value(at: time)
+    let seed = options.tiltRule == .seedExact
+    layer.extraAmplitude = seed ? assigned : amplitude.value(at: time)
+    // The corrected rule keeps the extra amplitude from folding a wave at the shown tilt.
+    if !seed,
+      case .number(let shown)? = layer.presentationValue(
+        forKeyPath: "transform.rotation.z", at: time)
+    {
+      layer.maximumSlope = TiltRule.maximumSurfaceSlope(tilt: shown)
+    }
     layer.removeFinishedAnimations(at: time)
   }
 }

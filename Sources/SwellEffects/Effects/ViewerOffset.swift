@@ -1,3 +1,5 @@
+import SwellGeometry
+
 /// The direction the device's screen faces relative to the viewer, like UIKit's `UIOffset` as
 /// passed to `keyPathsAndRelativeValues(forViewerOffset:)`.
 ///
@@ -73,4 +75,37 @@ public enum InterfaceOrientation: String, Hashable, Sendable, Codable, CaseItera
   /// Landscape with the home edge on the right (the device turned 90° counter-clockwise): the
   /// interface's x is the device's −y.
   case landscapeRight
+}
+
+extension InterfaceOrientation {
+  /// True for ``landscapeLeft`` and ``landscapeRight``: the interface's canvas is the device's
+  /// portrait canvas with width and height swapped.
+  public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
+
+  /// A device-frame vector along the interface's axes: x toward the interface's right edge, y
+  /// toward its top edge, z out of the screen (unchanged). The same turn of the device's x–y
+  /// plane that ``ViewerOffset/rotated(for:)`` gives the viewer offset:
+  ///
+  /// | orientation | interface x | interface y |
+  /// |---|---|---|
+  /// | ``portrait`` | device +x | device +y |
+  /// | ``portraitUpsideDown`` | device −x | device −y |
+  /// | ``landscapeLeft`` (device turned 90° clockwise) | device +y | device −x |
+  /// | ``landscapeRight`` (device turned 90° counter-clockwise) | device −y | device +x |
+  ///
+  /// So gravity `(1, 0, 0)` (the device upright, turned clockwise a quarter turn) is
+  /// `(0, −1, 0)`, upright, for a ``landscapeLeft`` interface.
+  ///
+  /// - Parameter deviceVector: A vector in the device frame (gravity in g, a rotation rate in
+  ///   rad/s, ...).
+  /// - Returns: The same vector in the interface's axes, same units.
+  public func interfaceVector(fromDevice deviceVector: Vector3) -> Vector3 {
+    let v = deviceVector
+    switch self {
+    case .portrait: return v
+    case .portraitUpsideDown: return Vector3(-v.x, -v.y, v.z)
+    case .landscapeLeft: return Vector3(v.y, -v.x, v.z)
+    case .landscapeRight: return Vector3(-v.y, v.x, v.z)
+    }
+  }
 }

@@ -98,7 +98,23 @@ public final class TerminalView: LiveDisplay {
 
   /// The frame size to render: the cell grid × 1 × 2 × ``supersampling``, pixels.
   public var frameSize: (width: Int, height: Int) {
-    (gridSize.columns * supersampling, gridSize.rows * 2 * supersampling)
+    Self.frameSize(columns: gridSize.columns, rows: gridSize.rows, supersampling: supersampling)
+  }
+
+  /// The frame size a grid is rendered at: `columns × supersampling` by
+  /// `2·rows × supersampling` pixels. A cell is about twice as tall as it is wide and shows two
+  /// pixels, one above the other, so the frame has the grid's shape on screen (80 × 24 cells are
+  /// 320 × 192 pixels at 4×, 5:3), and a scene laid out for the frame fills the whole grid.
+  ///
+  /// - Parameters:
+  ///   - columns: Character cells across.
+  ///   - rows: Character cells down.
+  ///   - supersampling: Frame pixels per half-block pixel per direction.
+  /// - Returns: The frame size, pixels.
+  public static func frameSize(columns: Int, rows: Int, supersampling: Int) -> (
+    width: Int, height: Int
+  ) {
+    (columns * supersampling, rows * 2 * supersampling)
   }
 
   /// False: a terminal has no vertical sync; loops pace themselves.

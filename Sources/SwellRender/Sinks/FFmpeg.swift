@@ -3,8 +3,10 @@ import Foundation
 /// Where ffmpeg is and how it encodes the video formats.
 ///
 /// The encoder settings follow measurements on a 2-core machine (linux-platform notes, §17):
-/// H.264 `medium`/CRF 20 MP4 in yuv420p with `+faststart` plays everywhere; GIF uses a single-pass
-/// `palettegen`/`paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops forever.
+/// H.264 `medium`/CRF 20 MP4 in yuv420p with `+faststart` plays everywhere (converted and tagged
+/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF uses
+/// a single-pass `palettegen`/`paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops
+/// forever.
 public struct FFmpegOptions: Hashable, Sendable {
   /// The environment variable that overrides the ffmpeg executable: `SWELL_FFMPEG`.
   public static let environmentVariable = "SWELL_FFMPEG"
@@ -79,7 +81,26 @@ public struct FFmpegOptions: Hashable, Sendable {
         + "(sudo apt-get install ffmpeg) or set \(Self.environmentVariable)")
   }
 
+  /// The filter that converts the sRGB frames to limited-range Y′CbCr with the BT.709 matrix
+  /// (swscale's default for RGB input is the BT.601 matrix, which would not match the tags).
+  static let bt709Conversion = "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
+
+  /// The output options that tag an H.264 stream (its VUI) and the MP4 `colr` box as BT.709:
+  /// matrix, primaries and transfer, limited range. sRGB shares BT.709's primaries; players
+  /// decode BT.709-tagged video with the BT.709 matrix, so the colours come back as drawn.
+  static let bt709Tags = [
+    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+    "-color_range", "tv",
+  ]
+
   /// The ffmpeg arguments that read raw BGRA frames from standard input and write a video.
+  ///
+  /// Colour: an MP4 is converted to Y′CbCr with the BT.709 matrix (limited range) and tagged
+  /// BT.709 (matrix, primaries, transfer) in the H.264 stream and the MP4 `colr` box, so players
+  /// do not guess. An animated WebP is lossy VP8, whose Y′CbCr is BT.601 by definition (RFC 6386
+  /// §9.2; the format has no field for another matrix): libwebp converts the frames with the
+  /// BT.601 matrix and decoders use the same one, which ffprobe reports as `bt470bg`. GIF and
+  /// APNG hold RGB and need no matrix.
   ///
   /// - Parameters:
   ///   - format: ``OutputFormat/mp4``, ``OutputFormat/gif``, ``OutputFormat/webp`` or
@@ -118,13 +139,15 @@ public struct FFmpegOptions: Hashable, Sendable {
       arguments += ["-c:v", "apng", "-plays", "0", "-f", "apng"]
     case .mp4, .png, .pngSequence, .svg, .pdf:
       // yuv420p needs even sizes: pad odd ones by one black row or column at the bottom/right.
-      if pixelWidth % 2 != 0 || pixelHeight % 2 != 0 {
-        arguments += ["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"]
-      }
+      let pad =
+        pixelWidth % 2 != 0 || pixelHeight % 2 != 0 ? "pad=ceil(iw/2)*2:ceil(ih/2)*2," : ""
       arguments += [
+        "-vf", pad + Self.bt709Conversion,
         "-c:v", "libx264", "-preset", x264Preset, "-crf", String(x264ConstantRateFactor),
-        "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4",
+        "-pix_fmt", "yuv420p",
       ]
+      arguments += Self.bt709Tags
+      arguments += ["-movflags", "+faststart+write_colr", "-f", "mp4"]
     }
     return arguments + [output]
   }

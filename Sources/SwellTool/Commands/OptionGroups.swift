@@ -7,7 +7,7 @@ enum SharedOptions {
     OptionSpec("-o", "--output", aliases: ["--out"], kind: .value("FILE"), help: help)
   }
 
-  /// What changes a scene: canvas, rule, response, Reduce Motion.
+  /// What changes a scene: canvas, orientation, rule, response, Reduce Motion.
   static let scene = OptionGroup(
     "Scene options",
     [
@@ -19,6 +19,11 @@ enum SharedOptions {
       OptionSpec(
         "--response", kind: .value("NAME"),
         help: "the water's motion response: classic (default) or sloshing"),
+      OptionSpec(
+        "--orientation", kind: .value("NAME"),
+        help:
+          "interface orientation: portrait, portraitUpsideDown, landscapeLeft or landscapeRight "
+          + "(rotates the canvas and the viewer offset; default: the scene's, else portrait)"),
       OptionSpec(
         "--reduce-motion", help: "Reduce Motion: no wave motion, tilt, amplitude or viewer offset"),
     ])

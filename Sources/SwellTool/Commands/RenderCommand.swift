@@ -1,4 +1,5 @@
 import Foundation
+import SwellEffects
 import SwellGeometry
 import SwellMotion
 import SwellRender
@@ -96,17 +97,19 @@ enum SceneLoader {
     }
   }
 
-  /// The shared scene options (`SharedOptions.scene`): size, rule, response, Reduce Motion.
+  /// The shared scene options (`SharedOptions.scene`): size, orientation, rule, response, Reduce
+  /// Motion.
   ///
   /// - Parameter arguments: The command's arguments.
   /// - Returns: The scene options.
-  /// - Throws: ``UsageError`` for a bad size or response.
+  /// - Throws: ``UsageError`` for a bad size, orientation or response.
   static func options(_ arguments: Arguments) throws(UsageError) -> SceneOptions {
     var options = SceneOptions()
     options.seedExact = arguments.flag("--seed-exact")
     options.reduceMotion = arguments.flag("--reduce-motion")
     if let size = arguments.option("--size") { try apply(size: size, to: &options) }
     if let response = arguments.option("--response") { try apply(response: response, to: &options) }
+    if let name = arguments.option("--orientation") { try apply(orientation: name, to: &options) }
     return options
   }
 
@@ -131,6 +134,18 @@ enum SceneLoader {
       throw UsageError("--response must be classic or sloshing, got '\(name)'")
     }
     options.waterResponse = response
+  }
+
+  /// Parses `--orientation` (an `InterfaceOrientation` case name) into scene options.
+  ///
+  /// - Throws: ``UsageError`` listing the four names for another word.
+  static func apply(orientation name: String, to options: inout SceneOptions) throws(UsageError) {
+    guard let orientation = InterfaceOrientation(rawValue: name) else {
+      let names = InterfaceOrientation.allCases.map(\.rawValue).joined(separator: ", ")
+      throw UsageError(
+        "--orientation must be one of \(names), got '\(UntrustedText.clipped(name))'")
+    }
+    options.orientation = orientation
   }
 
   /// Parses `WxH[@S]` (points, pixels per point) into scene options.
