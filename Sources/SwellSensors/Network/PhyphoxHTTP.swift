@@ -1,5 +1,8 @@
+import Dispatch
+import Foundation
 import Glibc
 import SwellMotion
+import Synchronization
 
 /// The address of a phyphox remote-access server: `http://HOST:PORT[/PREFIX]`.
 ///
@@ -112,22 +115,23 @@ enum HTTPFailure: Error, Equatable, Sendable {
   }
 }
 
-/// A minimal HTTP/1.1 GET over a TCP socket: connect with a timeout, send one request with
-/// `Connection: close`, read the status line and headers, then the body by `Content-Length`,
-/// by `Transfer-Encoding: chunked`, or to the end of the stream.
+/// A minimal HTTP/1.1 GET over a TCP socket: resolve the host and connect within the timeout,
+/// send one request, read the status line and headers, then the body by `Content-Length`, by
+/// `Transfer-Encoding: chunked`, or to the end of the stream.
 ///
 /// The whole exchange is bounded by `timeout` seconds (measured on the monotonic clock of the
-/// socket calls, like a socket option timeout) and the body by `maxBodyBytes`.
+/// socket calls, like a socket option timeout; the name lookup included) and the body by
+/// `maxBodyBytes`. ``HTTPConnection`` keeps the connection open between requests.
 enum HTTPGet {
   static let maxHeaderBytes = 64 * 1024
 
-  /// Performs one GET.
+  /// Performs one GET on a connection of its own (`Connection: close`).
   ///
   /// - Parameters:
   ///   - host: The host name or IP address.
   ///   - port: The TCP port.
   ///   - path: The request target, starting with `/`, already percent-encoded.
-  ///   - timeout: The most seconds for connecting plus the whole exchange.
+  ///   - timeout: The most seconds for resolving and connecting plus the whole exchange.
   ///   - maxBodyBytes: Larger bodies fail with ``HTTPFailure/oversized(_:)``.
   /// - Returns: The response (any status).
   /// - Throws: ``HTTPFailure``.
@@ -137,40 +141,95 @@ enum HTTPGet {
     let deadline = Deadline(seconds: timeout)
     let fd = try connect(host: host, port: port, deadline: deadline)
     defer { close(fd) }
-    let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    let request =
-      "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nAccept: application/json\r\n"
-      + "User-Agent: swell\r\nConnection: close\r\n\r\n"
-    try sendAll(fd, Array(request.utf8), deadline: deadline)
-    return try readResponse(fd, deadline: deadline, maxBodyBytes: maxBodyBytes)
+    try sendAll(
+      fd, request(host: host, port: port, path: path, keepAlive: false), deadline: deadline)
+    var received = 0
+    return try readResponse(
+      fd, deadline: deadline, maxBodyBytes: maxBodyBytes, received: &received
+    ).response
   }
 
-  private static func connect(host: String, port: UInt16, deadline: Deadline) throws(HTTPFailure)
-    -> Int32
-  {
+  /// The request bytes.
+  static func request(host: String, port: UInt16, path: String, keepAlive: Bool) -> [UInt8] {
+    let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    let text =
+      "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nAccept: application/json\r\n"
+      + "User-Agent: swell\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
+    return Array(text.utf8)
+  }
+
+  /// Resolves a host within the deadline. A numeric address is converted at once; a name is
+  /// looked up by `getaddrinfo` on a thread of its own, because the resolver has no timeout of
+  /// its own: when the deadline passes first, the lookup is abandoned (it finishes and frees
+  /// its result in the background) and the call fails with ``HTTPFailure/timeout(_:)``.
+  ///
+  /// - Parameters:
+  ///   - host: The host name or address.
+  ///   - port: The TCP port.
+  ///   - deadline: When to give up.
+  ///   - resolver: The name lookup (`getaddrinfo`; tests pass a slow one).
+  static func resolve(
+    host: String, port: UInt16, deadline: Deadline,
+    resolver: @escaping @Sendable (String, UInt16) -> [ResolvedAddress]? = { host, port in
+      lookUp(host: host, port: port, numericOnly: false)
+    }
+  ) throws(HTTPFailure) -> [ResolvedAddress] {
+    if let numeric = lookUp(host: host, port: port, numericOnly: true), !numeric.isEmpty {
+      return numeric
+    }
+    let lookup = PendingLookup()
+    let thread = Thread { lookup.finish(resolver(host, port)) }
+    thread.start()
+    guard let result = lookup.wait(until: deadline) else {
+      throw .timeout("cannot resolve '\(host)' within \(deadline.seconds) s")
+    }
+    guard let addresses = result, !addresses.isEmpty else {
+      throw .connection("cannot resolve '\(host)': unknown host")
+    }
+    return addresses
+  }
+
+  /// One `getaddrinfo` call, the answers copied out (`nil` on failure).
+  static func lookUp(host: String, port: UInt16, numericOnly: Bool) -> [ResolvedAddress]? {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    hints.ai_flags = numericOnly ? AI_NUMERICHOST | AI_NUMERICSERV : AI_NUMERICSERV
     var list: UnsafeMutablePointer<addrinfo>?
-    let r = getaddrinfo(host, String(port), &hints, &list)
-    guard r == 0, let first = list else {
-      let why = gai_strerror(r).map { String(cString: $0) } ?? "error \(r)"
-      throw .connection("cannot resolve '\(host)': \(why)")
-    }
+    guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
     defer { freeaddrinfo(list) }
-    var lastError = HTTPFailure.connection("cannot connect to \(host):\(port)")
+    var out: [ResolvedAddress] = []
     var node: UnsafeMutablePointer<addrinfo>? = first
-    while let a = node {
+    while let a = node, out.count < 16 {
       node = a.pointee.ai_next
+      guard let address = a.pointee.ai_addr else { continue }
+      let bytes = UnsafeRawBufferPointer(start: address, count: Int(a.pointee.ai_addrlen))
+      out.append(
+        ResolvedAddress(
+          family: a.pointee.ai_family, socketType: a.pointee.ai_socktype,
+          protocolNumber: a.pointee.ai_protocol, address: Array(bytes)))
+    }
+    return out
+  }
+
+  static func connect(host: String, port: UInt16, deadline: Deadline) throws(HTTPFailure)
+    -> Int32
+  {
+    let addresses = try resolve(host: host, port: port, deadline: deadline)
+    var lastError = HTTPFailure.connection("cannot connect to \(host):\(port)")
+    for a in addresses {
       let fd = socket(
-        a.pointee.ai_family,
-        a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-        a.pointee.ai_protocol)
+        a.family, a.socketType | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+        a.protocolNumber)
       guard fd >= 0 else {
         lastError = .connection("socket: \(errorText(errno))")
         continue
       }
-      var ok = Glibc.connect(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0
+      var ok =
+        a.address.withUnsafeBytes {
+          Glibc.connect(
+            fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
+        } == 0
       if !ok && errno == EINPROGRESS {
         let ready = wait(fd, for: Int16(POLLOUT), deadline: deadline)
         if ready == 0 {
@@ -196,7 +255,7 @@ enum HTTPGet {
 
   /// Polls one descriptor: 1 when ready (or on error/hang-up, so the next call reports it),
   /// 0 at the deadline.
-  private static func wait(_ fd: Int32, for events: Int16, deadline: Deadline) -> Int {
+  static func wait(_ fd: Int32, for events: Int16, deadline: Deadline) -> Int {
     while true {
       let ms = deadline.remainingMilliseconds()
       if ms <= 0 { return 0 }
@@ -209,7 +268,7 @@ enum HTTPGet {
     }
   }
 
-  private static func sendAll(_ fd: Int32, _ bytes: [UInt8], deadline: Deadline)
+  static func sendAll(_ fd: Int32, _ bytes: [UInt8], deadline: Deadline)
     throws(HTTPFailure)
   {
     var offset = 0
@@ -232,23 +291,31 @@ enum HTTPGet {
     }
   }
 
-  private static func readResponse(_ fd: Int32, deadline: Deadline, maxBodyBytes: Int)
-    throws(HTTPFailure) -> HTTPResponse
-  {
+  /// Reads one response. `received` counts the bytes read (0 when the server closed the
+  /// connection without a byte: a kept-alive connection it had already closed).
+  ///
+  /// - Returns: The response, and whether the connection may carry another request (the body
+  ///   was delimited, nothing followed it, and the server did not ask to close).
+  static func readResponse(
+    _ fd: Int32, deadline: Deadline, maxBodyBytes: Int, received: inout Int
+  ) throws(HTTPFailure) -> (response: HTTPResponse, reusable: Bool) {
     var data: [UInt8] = []
     var head: Head?
+    var chunked = ChunkedDecoder(maxBytes: maxBodyBytes)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       if let h = head {
         if let length = h.contentLength, data.count - h.bodyStart >= length {
-          return HTTPResponse(
+          let response = HTTPResponse(
             status: h.status, reason: h.reason,
             body: Array(data[h.bodyStart..<(h.bodyStart + length)]))
+          return (response, h.keepAlive && data.count - h.bodyStart == length)
         }
         if h.chunked {
-          switch decodeChunked(data[h.bodyStart...], maxBytes: maxBodyBytes) {
+          switch chunked.decode(data, from: h.bodyStart) {
           case .complete(let body):
-            return HTTPResponse(status: h.status, reason: h.reason, body: body)
+            let response = HTTPResponse(status: h.status, reason: h.reason, body: body)
+            return (response, h.keepAlive && chunked.end == data.count)
           case .invalid(let why): throw .malformed("bad chunked body: \(why)")
           case .oversized: throw .oversized(maxBodyBytes)
           case .incomplete: break
@@ -280,11 +347,15 @@ enum HTTPGet {
             "truncated response: \(data.count - h.bodyStart) of \(length) body bytes")
         }
         if h.chunked { throw .malformed("truncated chunked response") }
-        return HTTPResponse(status: h.status, reason: h.reason, body: Array(data[h.bodyStart...]))
+        let response = HTTPResponse(
+          status: h.status, reason: h.reason, body: Array(data[h.bodyStart...]))
+        return (response, false)
       }
+      received += n
+      let before = data.count
       data += chunk[0..<n]
       if head == nil {
-        head = try parseHead(data, maxBodyBytes: maxBodyBytes)
+        head = try parseHead(data, maxBodyBytes: maxBodyBytes, searchFrom: max(0, before - 3))
         if head == nil && data.count > maxHeaderBytes {
           throw .malformed("response headers longer than \(maxHeaderBytes) bytes")
         }
@@ -298,10 +369,19 @@ enum HTTPGet {
     var contentLength: Int?
     var chunked: Bool
     var bodyStart: Int
+    /// HTTP/1.1 without `Connection: close`, or HTTP/1.0 with `Connection: keep-alive`.
+    var keepAlive = false
   }
 
   /// Parses the status line and headers once `\r\n\r\n` has arrived; `nil` before.
-  static func parseHead(_ data: [UInt8], maxBodyBytes: Int) throws(HTTPFailure) -> Head? {
+  ///
+  /// - Parameters:
+  ///   - data: The bytes so far.
+  ///   - maxBodyBytes: A larger `Content-Length` fails with ``HTTPFailure/oversized(_:)``.
+  ///   - searchFrom: Where to start looking for the blank line (bytes before it were searched).
+  static func parseHead(_ data: [UInt8], maxBodyBytes: Int, searchFrom: Int = 0)
+    throws(HTTPFailure) -> Head?
+  {
     let magic = Array("HTTP/".utf8)
     let k = min(magic.count, data.count)
     guard data[0..<k].elementsEqual(magic[0..<k]) else {
@@ -309,7 +389,7 @@ enum HTTPGet {
     }
     guard data.count >= 4 else { return nil }
     var end: Int?
-    for i in 0...(data.count - 4)
+    for i in min(max(searchFrom, 0), data.count - 4)...(data.count - 4)
     where data[i] == 13 && data[i + 1] == 10 && data[i + 2] == 13 && data[i + 3] == 10 {
       end = i
       break
@@ -326,6 +406,7 @@ enum HTTPGet {
     var head = Head(
       status: status, reason: statusLine.count > 2 ? String(statusLine[2]) : "",
       contentLength: nil, chunked: false, bodyStart: end + 4)
+    var connection = statusLine[0] == "HTTP/1.1" ? "keep-alive" : "close"
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: ":") else {
         throw .malformed("bad header line '\(UntrustedText.clipped(line, limit: 80))'")
@@ -340,9 +421,12 @@ enum HTTPGet {
         head.contentLength = n
       } else if name == "transfer-encoding" {
         head.chunked = value.lowercased().contains("chunked")
+      } else if name == "connection" {
+        connection = value.lowercased()
       }
     }
     if head.chunked { head.contentLength = nil }
+    head.keepAlive = connection.contains("keep-alive") && !connection.contains("close")
     return head
   }
 
@@ -353,11 +437,31 @@ enum HTTPGet {
     case oversized
   }
 
-  /// Decodes a chunked body (RFC 9112 §7.1): hex size lines, data, a zero-size last chunk,
-  /// optional trailers, and the final empty line.
+  /// Decodes a whole chunked body (RFC 9112 §7.1) at once (``ChunkedDecoder``).
   static func decodeChunked(_ data: ArraySlice<UInt8>, maxBytes: Int) -> Chunked {
-    var body: [UInt8] = []
-    var i = data.startIndex
+    var decoder = ChunkedDecoder(maxBytes: maxBytes)
+    return decoder.decode(Array(data), from: 0)
+  }
+}
+
+/// An incremental decoder of a chunked body (RFC 9112 §7.1): hex size lines, data, a zero-size
+/// last chunk, optional trailers, and the final empty line. Each call continues after the last
+/// whole chunk decoded, so a body arriving in many reads is decoded in linear time.
+struct ChunkedDecoder {
+  /// The most body bytes.
+  let maxBytes: Int
+  /// The body decoded so far.
+  private(set) var body: [UInt8] = []
+  /// Where the next chunk starts in the data, once ``decode(_:from:)`` has run (after the
+  /// final empty line when complete).
+  private(set) var end: Int = -1
+
+  init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+  /// Decodes what `data` holds from `start` (the body's first byte) on, continuing after the
+  /// chunks of earlier calls on the same, grown, data.
+  mutating func decode(_ data: [UInt8], from start: Int) -> HTTPGet.Chunked {
+    if end < 0 { end = start }
     func line(from start: Int) -> (String, Int)? {
       var j = start
       while j + 1 < data.endIndex {
@@ -369,6 +473,7 @@ enum HTTPGet {
       return nil
     }
     while true {
+      var i = end
       guard let (sizeLine, next) = line(from: i) else {
         return data.endIndex - i > 1024 ? .invalid("chunk size line too long") : .incomplete
       }
@@ -382,17 +487,19 @@ enum HTTPGet {
         while true {
           guard let (trailer, after) = line(from: i) else { return .incomplete }
           i = after
-          if trailer.isEmpty { return .complete(body) }
+          if trailer.isEmpty {
+            end = i
+            return .complete(body)
+          }
         }
       }
       if body.count + size > maxBytes { return .oversized }
       guard data.endIndex - i >= size + 2 else { return .incomplete }
-      body += data[i..<(i + size)]
-      i += size
-      guard data[i] == 13 && data[i + 1] == 10 else {
+      guard data[i + size] == 13 && data[i + size + 1] == 10 else {
         return .invalid("missing CRLF after a chunk")
       }
-      i += 2
+      body += data[i..<(i + size)]
+      end = i + size + 2
     }
   }
 }
@@ -404,7 +511,7 @@ extension StringProtocol {
 }
 
 /// A deadline on the monotonic clock (`CLOCK_MONOTONIC`), for socket timeouts only.
-private struct Deadline {
+struct Deadline {
   let seconds: Double
   private let end: Double
 
@@ -423,5 +530,101 @@ private struct Deadline {
     let ms = (end - Deadline.now()) * 1000
     if ms <= 0 { return 0 }
     return Int32(min(ms.rounded(.up), 60_000))
+  }
+}
+
+/// One address `getaddrinfo` returned, copied out of its list.
+struct ResolvedAddress: Sendable {
+  var family: Int32
+  var socketType: Int32
+  var protocolNumber: Int32
+  /// The `sockaddr` bytes.
+  var address: [UInt8]
+}
+
+/// A name lookup running on a thread of its own, waited for with a deadline.
+private final class PendingLookup: Sendable {
+  private let result = Mutex<[ResolvedAddress]??>(nil)
+  private let done = DispatchSemaphore(value: 0)
+
+  func finish(_ addresses: [ResolvedAddress]?) {
+    result.withLock { $0 = .some(addresses) }
+    done.signal()
+  }
+
+  /// The lookup's result (`.some(nil)`: it failed), or `nil` when the deadline came first.
+  func wait(until deadline: Deadline) -> [ResolvedAddress]?? {
+    let ms = Int(deadline.remainingMilliseconds())
+    guard done.wait(timeout: .now() + .milliseconds(ms)) == .success else { return nil }
+    return result.withLock { $0 }
+  }
+}
+
+/// A kept-alive HTTP/1.1 connection to one server, for a client that polls it (phyphox answers
+/// up to 20 requests a second): one TCP connection while the server keeps it open, a new one
+/// when it closed it. Used from one thread (or serial queue) at a time; the descriptor is closed
+/// by ``close()`` or when the connection is released.
+final class HTTPConnection: Sendable {
+  private let socket = Mutex<Int32>(-1)
+  /// Connections opened so far (for statistics and tests).
+  var connectionsOpened: Int { opened.withLock { $0 } }
+  private let opened = Mutex(0)
+
+  init() {}
+
+  deinit { close() }
+
+  /// Closes the connection (the next request opens a new one).
+  func close() {
+    let fd = socket.withLock { fd in
+      defer { fd = -1 }
+      return fd
+    }
+    if fd >= 0 { Glibc.close(fd) }
+  }
+
+  /// Performs one GET, on the open connection when there is one. A kept-alive connection that
+  /// the server has closed in the meantime (the request cannot be sent, or the answer is an
+  /// immediate end of stream) is replaced by a new one and the request sent again, once.
+  ///
+  /// - Parameters:
+  ///   - host: The host name or IP address.
+  ///   - port: The TCP port.
+  ///   - path: The request target, starting with `/`, already percent-encoded.
+  ///   - timeout: The most seconds for the whole exchange, connecting included.
+  ///   - maxBodyBytes: Larger bodies fail with ``HTTPFailure/oversized(_:)``.
+  /// - Returns: The response (any status).
+  /// - Throws: ``HTTPFailure``.
+  func get(host: String, port: UInt16, path: String, timeout: Double, maxBodyBytes: Int)
+    throws(HTTPFailure) -> HTTPResponse
+  {
+    let deadline = Deadline(seconds: timeout)
+    let request = HTTPGet.request(host: host, port: port, path: path, keepAlive: true)
+    var reused = socket.withLock { $0 } >= 0
+    while true {
+      var fd = socket.withLock { $0 }
+      if fd < 0 {
+        fd = try HTTPGet.connect(host: host, port: port, deadline: deadline)
+        socket.withLock { $0 = fd }
+        opened.withLock { $0 += 1 }
+      }
+      var received = 0
+      do {
+        try HTTPGet.sendAll(fd, request, deadline: deadline)
+        let (response, reusable) = try HTTPGet.readResponse(
+          fd, deadline: deadline, maxBodyBytes: maxBodyBytes, received: &received)
+        if !reusable { close() }
+        return response
+      } catch {
+        close()
+        let stale: Bool
+        switch error {
+        case .connection, .malformed: stale = received == 0
+        case .timeout, .oversized: stale = false
+        }
+        guard reused, stale else { throw error }
+        reused = false
+      }
+    }
   }
 }

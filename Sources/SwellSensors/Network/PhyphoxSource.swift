@@ -88,6 +88,8 @@ public final class PhyphoxSource: MotionSource {
   private let clock: SourceClock
   private let state: Mutex<State>
   private let io = DispatchQueue(label: "swell.phyphox")
+  /// The kept-alive connection to the phone, used on `io` only.
+  private let connection = HTTPConnection()
 
   /// Creates the source; the first request is made by the first ``next()``.
   ///
@@ -117,7 +119,11 @@ public final class PhyphoxSource: MotionSource {
 
   /// Stops polling: the next ``next()`` call (or the one waiting, once its current wait or
   /// request ends) returns `nil`.
-  public func stop() { state.withLock { $0.stopped = true } }
+  public func stop() {
+    state.withLock { $0.stopped = true }
+    let connection = self.connection
+    io.async { connection.close() }
+  }
 
   /// Returns the next sample, polling the phone as needed.
   ///
@@ -151,10 +157,11 @@ public final class PhyphoxSource: MotionSource {
 
   private func fetch(_ target: String) async -> Result<HTTPResponse, HTTPFailure> {
     let c = configuration
+    let connection = self.connection
     return await withCheckedContinuation { continuation in
       io.async {
         do throws(HTTPFailure) {
-          let r = try HTTPGet.get(
+          let r = try connection.get(
             host: c.address.host, port: c.address.port, path: target, timeout: c.timeout,
             maxBodyBytes: c.maxResponseBytes)
           continuation.resume(returning: .success(r))
