@@ -78,10 +78,29 @@ public func runExecutable(_ executable: URL, _ arguments: [String], directory: U
 
 /// Runs an executable and collects its exit status and output (both pipes are drained
 /// concurrently, so large output cannot deadlock).
+/// Runs `swell` with arguments and returns its exit status, standard output as bytes (a
+/// binary output such as `render -o -`) and standard error.
+///
+/// - Parameter arguments: The command-line arguments.
+/// - Returns: The exit status, standard output's bytes and standard error.
+/// - Throws: ``ToolNotBuilt`` or an error starting the process.
+public func runSwellBytes(_ arguments: [String]) throws -> (status: Int32, out: Data, err: String) {
+  try runProcessData(try swellExecutable(), arguments)
+}
+
 private func runProcess(
   _ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
   input: Data? = nil, directory: URL? = nil
 ) throws -> (status: Int32, out: String, err: String) {
+  let r = try runProcessData(
+    executable, arguments, environment: environment, input: input, directory: directory)
+  return (r.status, String(decoding: r.out, as: UTF8.self), r.err)
+}
+
+private func runProcessData(
+  _ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
+  input: Data? = nil, directory: URL? = nil
+) throws -> (status: Int32, out: Data, err: String) {
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
@@ -110,10 +129,7 @@ private func runProcess(
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   group.wait()
   process.waitUntilExit()
-  return (
-    process.terminationStatus, String(decoding: outData, as: UTF8.self),
-    String(decoding: errBox.get(), as: UTF8.self)
-  )
+  return (process.terminationStatus, outData, String(decoding: errBox.get(), as: UTF8.self))
 }
 
 /// A lock-protected byte buffer handed between threads.

@@ -96,6 +96,39 @@ struct HostileOutputTests {
     #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
   }
 
+  @Test(
+    "render -o - --format writes the file to standard output and the summary to standard error",
+    arguments: [("png", [0x89, 0x50, 0x4E, 0x47]), ("gif", [0x47, 0x49, 0x46, 0x38])]
+      as [(String, [UInt8])])
+  func renderToStandardOutput(format: String, magic: [UInt8]) throws {
+    let r = try runSwellBytes([
+      "render", "waterwave", "--size", "100x200@1", "--duration", "0.2", "--format", format,
+      "-o", "-",
+    ])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(Array(r.out.prefix(4)) == magic, "\(format): \(r.out.prefix(8).map { $0 })")
+    #expect(r.err.contains("wrote -"))
+    let missing = try runSwell(["render", "waterwave", "-o", "-"])
+    #expect(missing.status == 64 && missing.err.contains("needs --format"), "\(missing.err)")
+  }
+
+  @Test("fuse -o - writes rows to standard output and its summary to standard error")
+  func fuseToStandardOutput() throws {
+    let folder = try scratchFolder("fuse-dash")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in.csv")
+    var csv = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n"
+    for i in 0..<200 { csv += "\(Double(i) / 100),0,0,0,0,9.81,0,,,\n" }
+    try csv.write(to: input, atomically: true, encoding: .utf8)
+    let r = try runSwell(["fuse", input.path, "-o", "-"])
+    #expect(r.status == 0, "\(r.err)")
+    let lines = r.out.split(separator: "\n")
+    #expect(lines.first == "# referenceFrame: xArbitraryZVertical")
+    #expect(lines.count == 202, "header lines and 200 rows only: \(lines.suffix(2))")
+    #expect(!r.out.contains("fused "))
+    #expect(r.err.contains("fused 200 samples"))
+  }
+
   @Test("links keep being links: to a device it is written, to a file its target is replaced")
   func links() throws {
     let folder = try scratchFolder("hostile-links")

@@ -36,7 +36,9 @@ public final class FrameExporter {
   /// Opens the output and starts its encoder.
   ///
   /// - Parameters:
-  ///   - path: The output; its extension picks the format.
+  ///   - path: The output; its extension picks the format unless `format` is given (`-`:
+  ///     standard output).
+  ///   - format: The format, or `nil` (the default) to pick it by the extension.
   ///   - configuration: The frame size (points), scale and rate.
   ///   - background: The colour painted under every frame.
   ///   - ffmpeg: The video encoder settings.
@@ -44,16 +46,18 @@ public final class FrameExporter {
   /// - Throws: ``RenderError`` naming the output (unknown extension, bad size, unwritable folder,
   ///   missing ffmpeg).
   public init(
-    path: String, configuration: FrameConfiguration, background: Color,
-    ffmpeg: FFmpegOptions = FFmpegOptions(), renderer: LayerRenderer = LayerRenderer()
+    path: String, format: OutputFormat? = nil, configuration: FrameConfiguration,
+    background: Color, ffmpeg: FFmpegOptions = FFmpegOptions(),
+    renderer: LayerRenderer = LayerRenderer()
   ) throws(RenderError) {
     self.path = path
-    format = try OutputFormat(path: path)
+    let format = try OutputFormat(path: path, format: format)
+    self.format = format
     try configuration.validate(for: path)
     self.configuration = configuration
     self.background = background
     self.renderer = renderer
-    sink = try makeFrameSink(path: path, ffmpeg: ffmpeg)
+    sink = try makeFrameSink(path: path, format: format, ffmpeg: ffmpeg)
     try sink.begin(configuration)
     writer = FrameWriter(sink: sink)
   }

@@ -128,6 +128,11 @@ public enum OutputFormat: String, CaseIterable, Hashable, Sendable {
   /// - Parameter path: The output path.
   /// - Throws: ``RenderError`` (`unsupportedFormat`) naming the path and the known extensions.
   public init(path: String) throws(RenderError) {
+    if path == "-" {
+      throw RenderError(
+        .unsupportedFormat, path: path,
+        reason: "standard output has no extension to pick the format by: name the format")
+    }
     let name = OutputFile.split(path).name
     let dot = name.lastIndex(of: ".")
     let ext = dot.map { name[name.index(after: $0)...].lowercased() } ?? ""
@@ -148,6 +153,27 @@ public enum OutputFormat: String, CaseIterable, Hashable, Sendable {
     }
   }
 
+  /// The format named by `format` when given (a file name without an extension, `-`),
+  /// otherwise by the path's extension (``init(path:)``).
+  ///
+  /// - Parameters:
+  ///   - path: The output path.
+  ///   - format: The format asked for, or `nil`.
+  /// - Throws: ``RenderError`` (`unsupportedFormat`) for an unknown extension without a format,
+  ///   or a numbered PNG sequence asked for a path that is not a pattern.
+  public init(path: String, format: OutputFormat?) throws(RenderError) {
+    guard let format else {
+      try self.init(path: path)
+      return
+    }
+    if format == .pngSequence, (try? PNGSequenceSink.Pattern(path)) == nil {
+      throw RenderError(
+        .unsupportedFormat, path: path,
+        reason: "a PNG sequence needs a numbered pattern such as frames/%05d.png")
+    }
+    self = format
+  }
+
   /// True for formats that hold exactly one frame (PNG, SVG).
   public var isSingleFrame: Bool { self == .png || self == .svg }
 
@@ -163,17 +189,20 @@ public enum OutputFormat: String, CaseIterable, Hashable, Sendable {
   public var isVector: Bool { self == .svg || self == .pdf }
 }
 
-/// Makes the sink for an output path, choosing the format from its extension.
+/// Makes the sink for an output path, choosing the format from its extension unless one is
+/// given.
 ///
 /// - Parameters:
-///   - path: The output file (or numbered pattern such as `frames/%05d.png`).
+///   - path: The output file (or numbered pattern such as `frames/%05d.png`; `-` for standard
+///     output, with a `format`).
+///   - format: The format, or `nil` to pick it by the path's extension.
 ///   - ffmpeg: How video is encoded (ffmpeg location, quality).
 /// - Returns: A sink ready for ``FrameSink/begin(_:)``.
 /// - Throws: ``RenderError`` (`unsupportedFormat`) for an unknown extension.
-public func makeFrameSink(path: String, ffmpeg: FFmpegOptions = FFmpegOptions()) throws(RenderError)
-  -> any FrameSink
-{
-  switch try OutputFormat(path: path) {
+public func makeFrameSink(
+  path: String, format: OutputFormat? = nil, ffmpeg: FFmpegOptions = FFmpegOptions()
+) throws(RenderError) -> any FrameSink {
+  switch try OutputFormat(path: path, format: format) {
   case .png: return PNGSink(path: path)
   case .pngSequence: return try PNGSequenceSink(pattern: path)
   case .svg: return SVGSink(path: path)

@@ -165,8 +165,9 @@ struct FuseCommand: ToolCommand {
     }
     if showProgress { console.err("\r\u{1B}[K") }
     let modeName = mode == .nineD ? "9D" : "6D"
-    console.out(
-      "fused \(fused) samples (\(modeName), \(outputFrame.name)) into \(rows) rows: \(output)\n")
+    // With -o - the rows are standard output: the summary goes to standard error.
+    let say = output == "-" ? console.err : console.out
+    say("fused \(fused) samples (\(modeName), \(outputFrame.name)) into \(rows) rows: \(output)\n")
     return 0
   }
 }

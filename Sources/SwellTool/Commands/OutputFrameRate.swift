@@ -1,4 +1,5 @@
 import Foundation
+import SwellRender
 
 /// The frame rate an export uses, given what was asked and the output format.
 enum OutputFrameRate {
@@ -11,14 +12,17 @@ enum OutputFrameRate {
   ///
   /// - Parameters:
   ///   - requested: `--fps` as given, or `nil`.
-  ///   - output: The output path (its extension decides the format).
+  ///   - output: The output path (its extension decides the format unless `format` is given).
+  ///   - format: The format asked for (`--format`), or `nil`.
   ///   - defaultRate: The rate when none is given (60).
   /// - Returns: The requested rate, or the default, which for a GIF is at most 50.
   /// - Throws: ``UsageError`` when a GIF is asked for at more than 50 frames per second.
-  static func resolve(requested: Double?, output: String, defaultRate: Double = 60) throws
-    -> Double
-  {
-    let isGIF = URL(fileURLWithPath: output).pathExtension.lowercased() == "gif"
+  static func resolve(
+    requested: Double?, output: String, format: OutputFormat? = nil, defaultRate: Double = 60
+  ) throws -> Double {
+    let isGIF =
+      format.map { $0 == .gif }
+      ?? (URL(fileURLWithPath: output).pathExtension.lowercased() == "gif")
     guard isGIF else { return requested ?? defaultRate }
     guard let requested else { return min(defaultRate, gifMaximum) }
     guard requested <= gifMaximum else {

@@ -18,8 +18,10 @@ struct SceneExportJob {
   var framesPerSecond: Double
   /// Seconds to render.
   var duration: Double
-  /// The output path (format from its extension).
+  /// The output path (format from its extension unless ``format`` is set).
   var output: String
+  /// The output format (`--format`), or `nil` to take it from the extension.
+  var format: OutputFormat?
   /// Render only the frame at this time (seconds after frame 0).
   var singleTime: Double?
   /// The video encoder settings.
@@ -79,7 +81,7 @@ struct SceneExportJob {
       size: scene.size, scale: scene.scale, framesPerSecond: framesPerSecond)
     let format: OutputFormat
     do {
-      format = try OutputFormat(path: output)
+      format = try OutputFormat(path: output, format: self.format)
       try configuration.validate(for: output)
     } catch {
       throw ToolError(error.description)
@@ -103,7 +105,8 @@ struct SceneExportJob {
     let exporter: FrameExporter
     do {
       exporter = try FrameExporter(
-        path: output, configuration: configuration, background: scene.background,
+        path: output, format: format, configuration: configuration,
+        background: scene.background,
         ffmpeg: ffmpeg)
     } catch {
       throw ToolError(error.description)

@@ -24,7 +24,12 @@ struct RenderCommand: ToolCommand {
           SharedOptions.output(
             "the output; its extension picks the format: .png .svg .pdf .mp4 .gif .webp .apng, "
               + "or a numbered pattern such as frames/%05d.png (default SCENE.mp4; - for "
-              + "standard output)"),
+              + "standard output, with --format)"),
+          OptionSpec(
+            "--format", kind: .value("NAME"),
+            help:
+              "the output format, for an output without an extension such as -: png, svg, pdf, "
+              + "mp4, gif, webp or apng (default: from the extension)"),
           OptionSpec(
             "--duration", kind: .value("S"),
             help: "seconds to render (default: the motion's span; 5 s without motion)"),
@@ -53,6 +58,7 @@ struct RenderCommand: ToolCommand {
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
     let output = arguments.option("--output")
+    let format = try Self.format(arguments.option("--format"))
     let duration = try arguments.number("--duration", in: 0...1e6)
     let requestedFPS = try arguments.positiveNumber("--fps")
     let time = try arguments.number("--time", in: 0...1e6)
@@ -70,16 +76,38 @@ struct RenderCommand: ToolCommand {
       rate: motionRate)
     let scene = try SceneLoader.load(sceneName, options: options)
     let out = output ?? "\(scene.name).mp4"
-    let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out)
+    if out == "-" && format == nil {
+      throw UsageError(
+        "-o - (standard output) needs --format png, svg, pdf, mp4, gif, webp or apng")
+    }
+    let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out, format: format)
     var job = SceneExportJob(
       scene: scene, motion: motion.feed, framesPerSecond: fps,
       duration: duration ?? motion.span, output: out)
     job.singleTime = time
+    job.format = format
     job.ffmpeg = FFmpegOptions(x264Preset: preset)
     let report = try job.run(console: console, label: "swell render")
-    console.out("\(report.summary)\n")
-    if timing { console.out("\(report.timing)\n") }
+    // With -o - the frames are standard output: the summary goes to standard error.
+    let say = out == "-" ? console.err : console.out
+    say("\(report.summary)\n")
+    if timing { say("\(report.timing)\n") }
     return 0
+  }
+
+  /// Parses `--format` (`png`, `svg`, `pdf`, `mp4`, `gif`, `webp`, `apng`).
+  ///
+  /// - Throws: ``UsageError`` listing the names for another word.
+  static func format(_ name: String?) throws(UsageError) -> OutputFormat? {
+    guard let name else { return nil }
+    let names = OutputFormat.allCases.filter { $0 != .pngSequence }.map(\.rawValue)
+    guard names.contains(name.lowercased()), let format = OutputFormat(rawValue: name.lowercased())
+    else {
+      throw UsageError(
+        "--format must be one of \(names.joined(separator: ", ")), got '\(UntrustedText.clipped(name))'"
+      )
+    }
+    return format
   }
 }
 
