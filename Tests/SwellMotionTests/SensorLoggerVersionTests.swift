@@ -98,6 +98,24 @@ struct SensorLoggerVersionTests {
     #expect(worst < 1, "gravity off by up to \(worst)°")
   }
 
+  @Test(
+    "a metadata version that is not a plain number (1e300, nan, -1, huge) is read as unknown, not a crash",
+    arguments: ["1e300", "nan", "-1", "99999999999999999999", "2.0", "1.34.0"])
+  func oddVersions(version: String) throws {
+    let m = Self.motion()
+    var files = versionTwoExport(m)
+    files["Metadata.csv"] = "version,device name,platform\n\(version),iPhone,ios\n"
+    let url = try folder(files)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let r = try MotionRecording.load(from: url)
+    #expect(r.format == .sensorLogger(platform: .iOS))
+    guard case .samples(let s) = r.content else {
+      Issue.record("expected samples")
+      return
+    }
+    #expect(s.count == m.samples.count - 1)
+  }
+
   @Test("the same export with Android's platform is taken in Android's signs")
   func versionTwoAndroid() throws {
     let m = Self.motion()

@@ -102,7 +102,11 @@ public enum SensorLoggerImporter {
         }
       }
       if n.contains("standardi") { m.standardised = ["true", "1", "yes", "on"].contains(v) }
-      if n == "version" { m.version = Int(v) ?? Double(v).map { Int($0) } }
+      if n == "version" {
+        // A version such as "1.34.0" reads as 1; "1e300", "nan" or a huge number as unknown.
+        let major = v.split(separator: ".").first.map(String.init) ?? v
+        m.version = Int(major).flatMap { (0...1_000_000).contains($0) ? $0 : nil }
+      }
     }
     return m
   }
