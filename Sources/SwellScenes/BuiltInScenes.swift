@@ -9,7 +9,7 @@ public enum BuiltInScenes {
   /// Creates a built-in scene.
   ///
   /// - Parameters:
-  ///   - name: The scene's name (`waterwave`, `homescreen`).
+  ///   - name: The scene's name (`waterwave`, `homescreen`, `glass`).
   ///   - options: Options that apply to it (e.g. the seed-exact motion response).
   /// - Returns: A fresh scene, or `nil` for an unknown name.
   public static func make(_ name: String, options: SceneOptions = SceneOptions()) -> (any Scene)? {
@@ -47,6 +47,7 @@ public enum BuiltInScenes {
         SceneFile.homescreen(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3)
       }
     ),
+    ("glass", { o in SceneFile.glass(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3) }),
   ]
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
@@ -56,6 +57,14 @@ public enum BuiltInScenes {
       {
         FileScene(
           file: .homescreen(width: $0.width ?? 390, height: $0.height ?? 844, scale: $0.scale ?? 3),
+          options: $0)
+      }
+    ),
+    (
+      "glass",
+      {
+        FileScene(
+          file: .glass(width: $0.width ?? 390, height: $0.height ?? 844, scale: $0.scale ?? 3),
           options: $0)
       }
     ),

@@ -15,8 +15,12 @@ import SwellWaves
 /// to the frame's target time and applies what they return.
 /// Deterministic: given the same motion and frames, the same presentation values.
 ///
+/// Physical waters (the `physical` response) are `SwellWaves/WaterBodyLayer`s driven by a
+/// `SwellWaves/WaterBodyResponse` each, through a `SwellWaves/WaterBodyApplicator`.
+///
 /// Traced values: the file's `trace` list, or by default each water's
-/// `NAME.transform.rotation.z`, `NAME.amplitude`, `NAME.phase`, then (with motion effects)
+/// `NAME.transform.rotation.z`, `NAME.amplitude`, `NAME.phase` (a physical water adds
+/// `NAME.surface.angle` and `NAME.volume`), then (with motion effects)
 /// `offset.horizontal`, `offset.vertical` and `LAYER.position.x`, `LAYER.position.y` for each
 /// named layer with effects.
 public final class FileScene: Scene {
@@ -38,6 +42,12 @@ public final class FileScene: Scene {
   public private(set) var waterResponses: [WaterMotionResponse]
   /// The applicator of the water responses.
   public let waterApplicator = WaterWaveApplicator()
+  /// The physical waters (`waterWave` layers with the `physical` response), in file order.
+  public let waterBodyLayers: [WaterBodyLayer]
+  /// Their responses, in the same order.
+  public private(set) var waterBodyResponses: [WaterBodyResponse]
+  /// The applicator of the physical waters' surfaces.
+  public let waterBodyApplicator = WaterBodyApplicator()
   /// The layers with motion effects, in file order.
   public let effectLayers: [Layer]
   /// The viewer-offset engine (it runs only when some layer has motion effects).
@@ -67,6 +77,11 @@ public final class FileScene: Scene {
     for (layer, response) in zip(waterLayers, waterResponses) {
       layer.isPhaseFrozen = response.options.reduceMotion
     }
+    waterBodyLayers = tree.waterBodies.map(\.layer)
+    waterBodyResponses = tree.waterBodies.map { WaterBodyResponse(for: $0.layer, options: $0.options) }
+    for (layer, response) in zip(waterBodyLayers, waterBodyResponses) {
+      layer.isPhaseFrozen = response.options.reduceMotion
+    }
     effectLayers = tree.effectLayers
     engine = ViewerOffsetEngine(configuration: f.viewerOffset?.configuration ?? .init())
     if let keys = f.trace {
@@ -76,6 +91,11 @@ public final class FileScene: Scene {
       for layer in waterLayers {
         let n = layer.name ?? "water"
         keys += ["\(n).transform.rotation.z", "\(n).amplitude", "\(n).phase"]
+      }
+      for layer in waterBodyLayers {
+        let n = layer.name ?? "water"
+        keys += ["\(n).transform.rotation.z", "\(n).amplitude", "\(n).phase"]
+        keys += ["\(n).surface.angle", "\(n).volume"]
       }
       if !effectLayers.isEmpty {
         keys += ["offset.horizontal", "offset.vertical"]
@@ -156,6 +176,7 @@ public final class FileScene: Scene {
   /// - Parameter motion: The sample, CoreMotion units.
   public func receive(_ motion: DeviceMotion) {
     for i in waterResponses.indices { waterResponses[i].receive(motion) }
+    for i in waterBodyResponses.indices { waterBodyResponses[i].receive(motion) }
     if !effectLayers.isEmpty { engine.receive(motion) }
     cache = nil
   }
@@ -167,6 +188,10 @@ public final class FileScene: Scene {
     for i in waterResponses.indices {
       let shown = waterResponses[i].advance(to: frame.targetTimestamp)
       waterApplicator.apply(shown, to: waterLayers[i])
+    }
+    for i in waterBodyResponses.indices {
+      let surface = waterBodyResponses[i].advance(to: frame.targetTimestamp)
+      waterBodyApplicator.apply(surface, to: waterBodyLayers[i])
     }
     if !effectLayers.isEmpty, let offset = engine.advance(to: frame.targetTimestamp) {
       applicator.apply(offset, to: root)
