@@ -89,7 +89,7 @@ extension WaterBody {
   /// - Returns: The surface, volume-exact.
   public func surface(at time: Double? = nil) -> FreeSurface {
     let a = predictedAmplitudes(at: time)
-    let c = columns
+    let c = makeColumns()
     let left = geometry.left
     let length = max(geometry.length, 1e-9)
     var z = [Double](repeating: 0, count: c.positions.count)

@@ -112,7 +112,6 @@ public struct WaterBody: Sendable {
   private(set) var down = Point(x: 0, y: 1)
   private(set) var section: ContainerSection
   private(set) var geometry: Geometry
-  private(set) var columns: Columns
   /// Mode amplitudes aₙ (points) and rates ȧₙ (points/s), n = 1...N at index n − 1.
   private(set) var amplitudes: [Double]
   private(set) var rates: [Double]
@@ -182,7 +181,6 @@ public struct WaterBody: Sendable {
     rates = Array(repeating: 0, count: p.modeCount)
     section = ContainerSection(container, down: Point(x: 0, y: 1))
     geometry = Geometry()
-    columns = Columns()
     propagator = Propagator()
     updateFrame(down: Point(x: 0, y: 1))
   }
@@ -413,11 +411,13 @@ public struct WaterBody: Sendable {
     g.tilt = (1...modes).map { Self.tiltShare($0, g.length) }
     geometry = g
     propagator = Propagator()
-    columns = makeColumns()
   }
 
-  private func makeColumns() -> Columns {
-    let count = min(max(Int((2 * container.radius / parameters.sampleSpacing).rounded(.up)), 16), 4096)
+  /// The sections at the surface samples in the current frame (computed per frame: the
+  /// dynamics do not need them).
+  func makeColumns() -> Columns {
+    let count = min(
+      max(Int((2 * container.radius / parameters.sampleSpacing).rounded(.up)), 16), 4096)
     let lo = section.minS
     let hi = section.maxS
     let span = hi - lo
