@@ -246,6 +246,8 @@ public struct WaterBody: Sendable {
       amplitudes[n] = targetSlope * geometry.tilt[n]
       rates[n] = 0
     }
+    // A first sample in a hard shake asks for a surface steeper than water can stand.
+    limit()
   }
 
   /// The screen-space unit vector of the true gravity, or `nil` when the device lies flat.

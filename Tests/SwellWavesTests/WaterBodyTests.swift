@@ -217,6 +217,7 @@ struct WaterBodyTests {
         #expect(finite, "seed 0x51054, step \(i)")
         #expect(abs(s.volumeFraction - 0.45) < 1e-6, "seed 0x51054, step \(i)")
         #expect(s.roughness <= 300, "seed 0x51054, step \(i)")
+        #expect(s.heights.allSatisfy { abs($0) <= 300 }, "seed 0x51054, step \(i)")
         // Drawn water stays inside the circle (the fill is clipped to the outline, four cubics
         // that leave a true circle by at most 0.027 % of its radius).
         for p in s.fillPath().points {
