@@ -47,7 +47,10 @@ public enum BuiltInScenes {
         SceneFile.homescreen(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3)
       }
     ),
-    ("glass", { o in SceneFile.glass(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3) }),
+    (
+      "glass",
+      { o in SceneFile.glass(width: o.width ?? 390, height: o.height ?? 844, scale: o.scale ?? 3) }
+    ),
   ]
 
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [

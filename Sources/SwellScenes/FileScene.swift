@@ -78,7 +78,9 @@ public final class FileScene: Scene {
       layer.isPhaseFrozen = response.options.reduceMotion
     }
     waterBodyLayers = tree.waterBodies.map(\.layer)
-    waterBodyResponses = tree.waterBodies.map { WaterBodyResponse(for: $0.layer, options: $0.options) }
+    waterBodyResponses = tree.waterBodies.map {
+      WaterBodyResponse(for: $0.layer, options: $0.options)
+    }
     for (layer, response) in zip(waterBodyLayers, waterBodyResponses) {
       layer.isPhaseFrozen = response.options.reduceMotion
     }

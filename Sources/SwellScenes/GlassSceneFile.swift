@@ -36,26 +36,34 @@ extension SceneFile {
       x: ox + 105 * k, y: tableTop - 342 * k, width: 180 * k, height: 330 * k)
     let r = 90 * k
     let side = 240 * k
-    let insideData = "M 0 0 L 0 \(n(side)) A \(n(r)) \(n(r)) 0 0 0 \(n(2 * r)) \(n(side)) L \(n(2 * r)) 0 Z"
+    let insideData =
+      "M 0 0 L 0 \(n(side)) A \(n(r)) \(n(r)) 0 0 0 \(n(2 * r)) \(n(side)) L \(n(2 * r)) 0 Z"
     // The glass's outside: 8 points of wall, a flat foot on the table.
     let wall = 8 * k
     let outer = Rect(
       x: inner.minX - wall, y: inner.minY - 4 * k, width: inner.width + 2 * wall,
       height: tableTop - inner.minY + 4 * k)
-    let R = r + wall
+    let outerRadius = r + wall
     let footHalf = 58 * k
     let outerSide = side + 4 * k
+    // The bottom's curves: from the sides' ends to the foot's ends, control points below.
+    let bulge = n(outerSide + outerRadius * 0.75)
+    let footLeft = n(outerRadius - footHalf)
+    let footRight = n(outerRadius + footHalf)
+    let bottom = n(outer.height)
+    let right = n(2 * outerRadius)
     let outerData =
       "M 0 0 L 0 \(n(outerSide)) "
-      + "C 0 \(n(outerSide + R * 0.75)) \(n(R - footHalf)) \(n(outer.height)) \(n(R - footHalf)) \(n(outer.height)) "
-      + "L \(n(R + footHalf)) \(n(outer.height)) "
-      + "C \(n(R + footHalf)) \(n(outer.height)) \(n(2 * R)) \(n(outerSide + R * 0.75)) \(n(2 * R)) \(n(outerSide)) "
-      + "L \(n(2 * R)) 0 Z"
+      + "C 0 \(bulge) \(footLeft) \(bottom) \(footLeft) \(bottom) "
+      + "L \(footRight) \(bottom) "
+      + "C \(footRight) \(bottom) \(right) \(bulge) \(right) \(n(outerSide)) "
+      + "L \(right) 0 Z"
 
     var wallLayer = LayerSpec(type: .shape, name: "wall", frame: [0, 0, width, tableTop])
     wallLayer.fill = .gradient(
       LinearGradient.vertical(from: color("#F6F0E6").color, to: color("#DCCFBD").color))
-    var table = LayerSpec(type: .shape, name: "table", frame: [0, tableTop, width, height - tableTop])
+    var table = LayerSpec(
+      type: .shape, name: "table", frame: [0, tableTop, width, height - tableTop])
     table.fill = .gradient(
       LinearGradient.vertical(from: color("#A8703F").color, to: color("#6B4223").color))
     var edge = LayerSpec(type: .shape, name: "table-edge", frame: [0, tableTop, width, 5 * k])

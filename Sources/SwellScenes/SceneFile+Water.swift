@@ -80,12 +80,14 @@ extension WaterSpec {
   ///   - p: The JSON path of the water.
   ///   - size: The water layer's size, points (its frame, or the canvas).
   ///   - check: Throws the message for a failed condition at a JSON path.
+  /// - Throws: What `check` throws for the first failed condition.
   func validatePhysical(
     path p: String, size: Size?, check: (Bool, String, String) throws -> Void
   ) throws {
     if let r = response {
       if let v = r.dampingRatio {
-        try check(v.isFinite && v >= 0 && v <= 0.95, "\(p).response.dampingRatio", "must be 0...0.95")
+        try check(
+          v.isFinite && v >= 0 && v <= 0.95, "\(p).response.dampingRatio", "must be 0...0.95")
       }
       if let v = r.rotationCoupling {
         try check(v.isFinite && v >= 0 && v <= 1, "\(p).response.rotationCoupling", "must be 0...1")

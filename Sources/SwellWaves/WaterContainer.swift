@@ -27,14 +27,13 @@ public struct WaterContainer: Hashable, Sendable {
   /// The real length of one point, metres (sets the physics' scale: frequencies, wave speeds).
   public let metresPerPoint: Double
 
-  /// Creates a container from a closed outline.
+  /// Creates a container from a closed outline, or fails (`nil`) when the outline encloses no
+  /// area or its points are not finite, or when `metresPerPoint` is not a positive finite number.
   ///
   /// - Parameters:
   ///   - path: The outline, points in the layer's bounds space; its largest closed subpath is
   ///     used (an open subpath is closed by a straight line).
   ///   - metresPerPoint: The real size of a point, metres (default 1/160 inch: an iPhone's).
-  /// - Returns: `nil` when the outline encloses no area or its points are not finite, or when
-  ///   `metresPerPoint` is not a positive finite number.
   public init?(outline path: Path, metresPerPoint: Double = WaterContainer.iPhoneMetresPerPoint) {
     guard metresPerPoint.isFinite, metresPerPoint > 0 else { return nil }
     var best: [Point] = []
@@ -68,30 +67,29 @@ public struct WaterContainer: Hashable, Sendable {
   }
 
   /// A container whose real width is given: the outline's bounding-box width is `width`
-  /// centimetres.
+  /// centimetres; `nil` for an outline without area or a width that is not positive.
   ///
   /// - Parameters:
   ///   - path: The outline, points in the layer's bounds space.
   ///   - centimetres: The real width of the outline's bounding box, centimetres (positive).
-  /// - Returns: `nil` for an outline without area or a width that is not positive.
   public init?(outline path: Path, widthCentimetres centimetres: Double) {
     let w = path.bounds.width
     guard centimetres.isFinite, centimetres > 0, w > 0 else { return nil }
     self.init(outline: path, metresPerPoint: centimetres / 100 / w)
   }
 
-  /// A rectangular container (the whole layer, say).
+  /// A rectangular container (the whole layer, say); `nil` for an empty rectangle.
   ///
   /// - Parameters:
   ///   - rect: The rectangle, points in the layer's bounds space.
   ///   - cornerRadius: The corner radius, points (default 0).
   ///   - metresPerPoint: The real size of a point, metres.
-  /// - Returns: `nil` for an empty rectangle.
   public init?(
     rect: Rect, cornerRadius: Double = 0,
     metresPerPoint: Double = WaterContainer.iPhoneMetresPerPoint
   ) {
-    let path = cornerRadius > 0 ? Path(roundedRect: rect, cornerRadius: cornerRadius) : Path(rect: rect)
+    let path =
+      cornerRadius > 0 ? Path(roundedRect: rect, cornerRadius: cornerRadius) : Path(rect: rect)
     self.init(outline: path, metresPerPoint: metresPerPoint)
   }
 
