@@ -50,6 +50,33 @@ private func violentMotion() -> [DeviceMotion] {
   return out
 }
 
+/// A scene file with one `physical` water in a 200 × 200 layer, its container and response
+/// given as JSON text.
+private func vesselJSON(container: String, response: String = #"{"model": "physical"}"#)
+  -> String
+{
+  """
+  {"swellScene": 1, "name": "vessel",
+   "canvas": {"width": 300, "height": 300, "scale": 1, "background": "#FFFFFF"},
+   "layers": [{"type": "waterWave", "name": "water", "frame": [50, 50, 200, 200],
+               "water": {"fillLevel": 0.3, "response": \(response), "container": \(container),
+                         "waves": [{"amplitude": 1, "wavelength": 80, "phaseSpeed": 1,
+                                    "fill": "#3380F280"}]}}]}
+  """
+}
+
+/// The message decoding a scene file gives, or `nil` when it decodes.
+private func decodingError(_ json: String) -> String? {
+  do {
+    _ = try SceneFile.decode(Data(json.utf8), source: "vessel.json")
+    return nil
+  } catch let e as SceneFileError {
+    return e.message
+  } catch {
+    return "unexpected \(error)"
+  }
+}
+
 @Suite("Physical water in scenes")
 struct PhysicalWaterSceneTests {
   @Test(
@@ -136,6 +163,80 @@ struct PhysicalWaterSceneTests {
       }
     }
     #expect(count == Int(10 * fps) + 1)
+  }
+
+  @Test("a circular container 10 cm wide and the damping ratio come from the scene file")
+  func containerAndDampingFromTheFile() throws {
+    let json = vesselJSON(
+      container: #"{"shape": {"kind": "ellipse"}, "widthCentimetres": 10}"#,
+      response: #"{"model": "physical", "dampingRatio": 0.2, "rotationCoupling": 0}"#)
+    let scene = FileScene(file: try SceneFile.decode(Data(json.utf8), source: "vessel.json"))
+    #expect(scene.waterLayers.isEmpty)
+    let water = try #require(scene.waterBodyLayers.first)
+    // Flattened cubics approximate the circle: its area within 0.1 %.
+    #expect(abs(water.container.area / (.pi * 100 * 100) - 1) < 1e-3)
+    #expect(abs(water.container.metresPerPoint - 0.1 / 200) < 1e-12)
+    let response = try #require(scene.waterBodyResponses.first)
+    #expect(response.options.dampingRatio == 0.2)
+    #expect(response.body.parameters.dampingRatio == 0.2)
+    #expect(response.body.parameters.fillFraction == 0.3)
+    #expect(
+      scene.traceKeys == [
+        "water.transform.rotation.z", "water.amplitude", "water.phase", "water.surface.angle",
+        "water.volume",
+      ])
+    // The real size sets the speed: a 10 cm circle a third full rings slower than a 200-point
+    // (3.2 cm) one.
+    let small = FileScene(
+      file: try SceneFile.decode(
+        Data(vesselJSON(container: #"{"shape": {"kind": "ellipse"}}"#).utf8),
+        source: "vessel.json"))
+    let big = response.body.frequency(mode: 1)
+    let little = try #require(small.waterBodyResponses.first).body.frequency(mode: 1)
+    #expect(abs(little / big - (10 / 3.175).squareRoot()) < 0.05 * (10 / 3.175).squareRoot())
+  }
+
+  @Test(
+    "bad physical fields name their JSON path",
+    arguments: [
+      (
+        vesselJSON(container: "{}", response: #"{"model": "physical", "dampingRatio": 1.5}"#),
+        "layers[0].water.response.dampingRatio"
+      ),
+      (
+        vesselJSON(
+          container: "{}", response: #"{"model": "physical", "rotationCoupling": -0.1}"#),
+        "layers[0].water.response.rotationCoupling"
+      ),
+      (
+        vesselJSON(container: #"{"widthCentimetres": -3}"#),
+        "layers[0].water.container.widthCentimetres"
+      ),
+      (
+        vesselJSON(container: #"{"shape": {"kind": "path", "d": "M 0 0 L 100 100"}}"#),
+        "layers[0].water.container.shape"
+      ),
+    ])
+  func badFieldsNameTheirPath(json: String, path: String) throws {
+    let message = try #require(decodingError(json))
+    #expect(message.contains(path), "\(message)")
+  }
+
+  @Test("the built-in glass prints as a scene file that plays the same")
+  func glassRoundTrip() throws {
+    let file = try #require(BuiltInScenes.file("glass"))
+    #expect(BuiltInScenes.fileNames.contains("glass"))
+    let data = try JSONEncoder().encode(file)
+    let again = try SceneFile.decode(data, source: "glass.json")
+    #expect(again == file)
+    let motion = try MotionScript(parsing: "tilt 20deg left over 0.3s; push x 0.3g for 0.1s")
+      .samples(rate: 100)
+    var a = SceneDriver(
+      scene: try #require(BuiltInScenes.make("glass")), motion: motion, framesPerSecond: 30)
+    var b = SceneDriver(scene: FileScene(file: again), motion: motion, framesPerSecond: 30)
+    let rows = try a.trace(frames: 12)
+    #expect(try b.trace(frames: 12) == rows)
+    #expect(rows.allSatisfy { abs(($0.last ?? 0) - 0.5) < 1e-6 })
   }
 }
 
