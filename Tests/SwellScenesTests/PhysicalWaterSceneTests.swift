@@ -77,6 +77,14 @@ private func decodingError(_ json: String) -> String? {
   }
 }
 
+/// Containers as scene-file JSON with their areas, points² (a 200 × 200 layer).
+private let containers: [(String, Double)] = [
+  ("{}", 40_000),
+  (#"{"shape": {"kind": "rect", "cornerRadius": 40}}"#, 40_000 - (4 - Double.pi) * 1_600),
+  (#"{"shape": {"kind": "ellipse"}}"#, Double.pi * 10_000),
+  (#"{"shape": {"kind": "path", "d": "M 0 0 L 200 0 L 100 200 Z"}}"#, 20_000),
+]
+
 @Suite("Physical water in scenes")
 struct PhysicalWaterSceneTests {
   @Test(
@@ -194,6 +202,25 @@ struct PhysicalWaterSceneTests {
     let big = response.body.frequency(mode: 1)
     let little = try #require(small.waterBodyResponses.first).body.frequency(mode: 1)
     #expect(abs(little / big - (10 / 3.175).squareRoot()) < 0.05 * (10 / 3.175).squareRoot())
+  }
+
+  @Test(
+    "every kind of container: the water settles level with the world after a held 30° turn",
+    arguments: containers)
+  func everyContainerSettlesLevel(container: String, area: Double) throws {
+    let json = vesselJSON(container: container)
+    let scene = FileScene(file: try SceneFile.decode(Data(json.utf8), source: "vessel.json"))
+    let water = try #require(scene.waterBodyLayers.first)
+    #expect(abs(water.container.area / area - 1) < 1e-3, "area \(water.container.area)")
+    let angle = try #require(scene.traceKeys.firstIndex(of: "water.surface.angle")) + 1
+    let volume = try #require(scene.traceKeys.firstIndex(of: "water.volume")) + 1
+    let motion = try MotionScript(parsing: "tilt 30deg right over 0.5s; hold 3s")
+      .samples(rate: 100)
+    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
+    let rows = try driver.trace(frames: driver.frameCount(duration: 3.5))
+    let last = try #require(rows.last)
+    #expect(abs(last[angle] * 180 / .pi + 30) < 1, "\(last[angle] * 180 / .pi)°")
+    #expect(rows.allSatisfy { abs($0[volume] - 0.3) < 1e-6 })
   }
 
   @Test(
