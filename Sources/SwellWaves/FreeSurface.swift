@@ -81,8 +81,9 @@ public struct FreeSurface: Hashable, Sendable {
 }
 
 extension WaterBody {
-  /// The free surface at a time, predicted from the state with the newest input held (the
-  /// state is not changed, so a frame's value does not depend on which frames came before).
+  /// The free surface at a time, predicted from the state with the newest input held and the
+  /// newest turn of the gravity carried on for at most 50 ms (the state is not changed, so a
+  /// frame's value does not depend on which frames came before).
   ///
   /// - Parameter time: Seconds on the motion clock; `nil` (or a time at or before ``time``)
   ///   gives the state's own time; before any motion, the water at rest.

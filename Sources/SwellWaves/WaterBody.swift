@@ -39,7 +39,8 @@ import SwellGeometry
 /// ``maximumInterpolatedGap``), and each mode is advanced exactly over each substep (closed-form
 /// damped oscillator with the input held), so the result is unconditionally stable, never NaN,
 /// and the same at any motion rate and any frame rate. ``surface(at:)`` evaluates a frame time
-/// without changing the state.
+/// without changing the state, carrying the newest turn of the gravity on between samples (so a
+/// slow motion rate does not make the water lag a turning device).
 public struct WaterBody: Sendable {
   /// Standard gravity, m/s².
   public static let standardGravity = 9.806_65
@@ -120,6 +121,9 @@ public struct WaterBody: Sendable {
   private var gravity = WaterBody.standardGravity
   /// The slope of the world's level line in the frame (it lags the world by < frameStep).
   private var worldSlope = 0.0
+  /// How fast the true gravity turns on screen, radians/s (from the two newest samples; 0 after
+  /// a gap), for the frames between samples.
+  private var gravityTurnRate = 0.0
   private var propagator: Propagator
   /// The time of the state, seconds on the motion clock (on the substep grid).
   public private(set) var time: Double?
@@ -217,7 +221,14 @@ public struct WaterBody: Sendable {
       return
     }
     let dt = parameters.substep
+    gravityTurnRate = 0
+    if let a = Self.downVector(previous), let b = Self.downVector(input) {
+      let turn = atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)
+      let rate = turn / (input.time - previous.time)
+      if rate.isFinite { gravityTurnRate = rate }
+    }
     if input.time - previous.time > Self.maximumInterpolatedGap {
+      gravityTurnRate = 0
       // A gap: the previous input held over it, solved in one exact step.
       let steps = ((input.time - now) / dt).rounded(.down)
       if steps >= 1 {
@@ -237,6 +248,7 @@ public struct WaterBody: Sendable {
   }
 
   private mutating func start(with input: Input) {
+    gravityTurnRate = 0
     time = input.time
     last = input
     if let d = Self.downVector(input) { updateFrame(down: d) }
@@ -501,6 +513,16 @@ public struct WaterBody: Sendable {
     for i in 0..<modes {
       let target = targetSlope * geometry.tilt[i]
       out[i] = target + p.c11[i] * (amplitudes[i] - target) + p.c12[i] * rates[i]
+    }
+    // Between samples the device goes on turning as it did: the surface is re-expressed as the
+    // frame turns (as the substeps do, kinematically, at most 50 ms and 0.1 rad ahead), so a
+    // slow motion rate does not make the water lag a turning device.
+    let ahead = min(t - now, 0.05)
+    let turn = min(max(gravityTurnRate * ahead, -0.1), 0.1)
+    let slope = tan(atan(worldSlope) - turn) - worldSlope
+    let drag = coupling * (last?.rotationZ ?? 0) * ahead
+    if (slope + drag).isFinite, slope + drag != 0 {
+      for i in stride(from: 0, to: modes, by: 2) { out[i] += (slope + drag) * geometry.tilt[i] }
     }
     var sum = 0.0
     for a in out { sum += abs(a) }
