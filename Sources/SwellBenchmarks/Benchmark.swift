@@ -37,6 +37,7 @@ package enum BenchmarkRegistry {
   package static let all: [any Benchmark.Type] = [
     FusionBenchmark.self,
     RenderBenchmark.self,
+    WaterBenchmark.self,
   ]
 }
 

@@ -10,7 +10,7 @@ public enum BuiltInScenes {
   /// Creates a built-in scene.
   ///
   /// - Parameters:
-  ///   - name: The scene's name (`waterwave`, `homescreen`).
+  ///   - name: The scene's name (`waterwave`, `homescreen`, `glass`).
   ///   - options: Options that apply to it (e.g. the seed-exact motion response).
   /// - Returns: A fresh scene, or `nil` for an unknown name.
   public static func make(_ name: String, options: SceneOptions = SceneOptions()) -> (any Scene)? {
@@ -45,7 +45,22 @@ public enum BuiltInScenes {
       }
     ),
     ("homescreen", { homescreenFile($0) }),
+    ("glass", { glassFile($0) }),
   ]
+
+  /// The `glass` file for the options' canvas (the device's portrait canvas) and orientation:
+  /// in landscape the glass and table are drawn for `height × width`, the interface's canvas.
+  static func glassFile(_ o: SceneOptions) -> SceneFile {
+    let (width, height, scale) = (o.width ?? 390, o.height ?? 844, o.scale ?? 3)
+    let orientation = o.orientation ?? .portrait
+    var file =
+      orientation.isLandscape
+      ? SceneFile.glass(width: height, height: width, scale: scale)
+      : SceneFile.glass(width: width, height: height, scale: scale)
+    (file.canvas.width, file.canvas.height) = (width, height)
+    if orientation != .portrait { file.orientation = orientation }
+    return file
+  }
 
   /// The `homescreen` file laid out for the options' canvas and orientation.
   static func homescreenFile(_ o: SceneOptions) -> SceneFile {
@@ -57,6 +72,7 @@ public enum BuiltInScenes {
   private static let factories: [(name: String, make: @Sendable (SceneOptions) -> any Scene)] = [
     ("waterwave", { FileScene(file: .waterwave, options: $0) }),
     ("homescreen", { FileScene(file: homescreenFile($0), options: $0, layout: homescreenFile) }),
+    ("glass", { FileScene(file: glassFile($0), options: $0) }),
   ]
 }
 

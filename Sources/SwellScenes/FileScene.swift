@@ -15,8 +15,12 @@ import SwellWaves
 /// to the frame's target time and applies what they return.
 /// Deterministic: given the same motion and frames, the same presentation values.
 ///
+/// Physical waters (the `physical` response) are `SwellWaves/WaterBodyLayer`s driven by a
+/// `SwellWaves/WaterBodyResponse` each, through a `SwellWaves/WaterBodyApplicator`.
+///
 /// Traced values: the file's `trace` list, or by default each water's
-/// `NAME.transform.rotation.z`, `NAME.amplitude`, `NAME.phase`, then (with motion effects)
+/// `NAME.transform.rotation.z`, `NAME.amplitude`, `NAME.phase` (a physical water adds
+/// `NAME.surface.angle` and `NAME.volume`), then (with motion effects)
 /// `offset.horizontal`, `offset.vertical` and `LAYER.position.x`, `LAYER.position.y` for each
 /// named layer with effects.
 public final class FileScene: Scene {
@@ -42,6 +46,12 @@ public final class FileScene: Scene {
   public private(set) var waterResponses: [WaterMotionResponse]
   /// The applicator of the water responses.
   public let waterApplicator = WaterWaveApplicator()
+  /// The physical waters (`waterWave` layers with the `physical` response), in file order.
+  public private(set) var waterBodyLayers: [WaterBodyLayer]
+  /// Their responses, in the same order.
+  public private(set) var waterBodyResponses: [WaterBodyResponse]
+  /// The applicator of the physical waters' surfaces.
+  public let waterBodyApplicator = WaterBodyApplicator()
   /// The layers with motion effects, in file order.
   public private(set) var effectLayers: [Layer]
   /// The viewer-offset engine (it runs only when some layer has motion effects).
@@ -92,6 +102,13 @@ public final class FileScene: Scene {
     for (layer, response) in zip(waterLayers, waterResponses) {
       layer.isPhaseFrozen = response.options.reduceMotion
     }
+    waterBodyLayers = tree.waterBodies.map(\.layer)
+    waterBodyResponses = tree.waterBodies.map {
+      WaterBodyResponse(for: $0.layer, options: $0.options)
+    }
+    for (layer, response) in zip(waterBodyLayers, waterBodyResponses) {
+      layer.isPhaseFrozen = response.options.reduceMotion
+    }
     effectLayers = tree.effectLayers
     engine = ViewerOffsetEngine(configuration: f.viewerOffset?.configuration ?? .init())
     applicator = MotionEffectApplicator(interfaceOrientation: f.orientation ?? .portrait)
@@ -102,6 +119,11 @@ public final class FileScene: Scene {
       for layer in waterLayers {
         let n = layer.name ?? "water"
         keys += ["\(n).transform.rotation.z", "\(n).amplitude", "\(n).phase"]
+      }
+      for layer in waterBodyLayers {
+        let n = layer.name ?? "water"
+        keys += ["\(n).transform.rotation.z", "\(n).amplitude", "\(n).phase"]
+        keys += ["\(n).surface.angle", "\(n).volume"]
       }
       if !effectLayers.isEmpty {
         keys += ["offset.horizontal", "offset.vertical"]
@@ -139,7 +161,9 @@ public final class FileScene: Scene {
     o.orientation = orientation
     let f = (layout?(o) ?? sourceFile).applying(o)
     let tree = f.makeLayerTree(baseDirectory: baseDirectory)
-    guard tree.waters.count == waterLayers.count else { return }
+    guard tree.waters.count == waterLayers.count,
+      tree.waterBodies.count == waterBodyLayers.count
+    else { return }
     file = f
     root = tree.root
     waterLayers = tree.waters.map(\.layer)
@@ -149,6 +173,14 @@ public final class FileScene: Scene {
       layer.isPhaseFrozen = waterResponses[i].options.reduceMotion
       waterResponses[i].resize(to: layer.visibleSize, fillLevel: layer.fillLevel)
       if let shown = lastWaterPresentations[i] { waterApplicator.apply(shown, to: layer) }
+    }
+    // A physical water starts again at rest in its new container (a new size is a new tank).
+    waterBodyLayers = tree.waterBodies.map(\.layer)
+    waterBodyResponses = tree.waterBodies.map {
+      WaterBodyResponse(for: $0.layer, options: $0.options)
+    }
+    for (layer, response) in zip(waterBodyLayers, waterBodyResponses) {
+      layer.isPhaseFrozen = response.options.reduceMotion
     }
     if !effectLayers.isEmpty { applicator.apply(engine.appliedOffset, to: root) }
     cache = nil
@@ -226,7 +258,7 @@ public final class FileScene: Scene {
   ///
   /// - Parameter motion: The sample, CoreMotion units, device frame.
   public func receive(_ motion: DeviceMotion) {
-    if !waterResponses.isEmpty {
+    if !waterResponses.isEmpty || !waterBodyResponses.isEmpty {
       var m = motion
       let o = orientation
       if o != .portrait {
@@ -235,6 +267,7 @@ public final class FileScene: Scene {
         m.rotationRate = o.interfaceVector(fromDevice: m.rotationRate)
       }
       for i in waterResponses.indices { waterResponses[i].receive(m) }
+      for i in waterBodyResponses.indices { waterBodyResponses[i].receive(m) }
     }
     if !effectLayers.isEmpty { engine.receive(motion) }
     cache = nil
@@ -248,6 +281,10 @@ public final class FileScene: Scene {
       let shown = waterResponses[i].advance(to: frame.targetTimestamp)
       waterApplicator.apply(shown, to: waterLayers[i])
       lastWaterPresentations[i] = shown
+    }
+    for i in waterBodyResponses.indices {
+      let surface = waterBodyResponses[i].advance(to: frame.targetTimestamp)
+      waterBodyApplicator.apply(surface, to: waterBodyLayers[i])
     }
     if !effectLayers.isEmpty, let offset = engine.advance(to: frame.targetTimestamp) {
       applicator.apply(offset, to: root)

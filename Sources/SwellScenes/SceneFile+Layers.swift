@@ -12,6 +12,8 @@ public struct SceneLayerTree {
   public var waters: [(layer: WaterWaveLayer, options: WaterWaveOptions)]
   /// Every layer with motion effects, in file order.
   public var effectLayers: [Layer]
+  /// Every `waterWave` layer with the `physical` response, with its options, in file order.
+  public var waterBodies: [(layer: WaterBodyLayer, options: PhysicalWaterOptions)] = []
 }
 
 extension SceneFile {
@@ -122,6 +124,15 @@ extension LayerSpec {
       layer = i
     case .waterWave:
       let spec = water ?? WaterSpec(fillLevel: 0.5, waves: [])
+      let response = spec.response ?? WaterResponseSpec()
+      if response.options.response == .physical {
+        let body = spec.makeWaterBodyLayer(name: name ?? "water", size: rect.size)
+        body.frame = rect
+        for l in body.surfaceLayers { l.contentsScale = scale }
+        tree.waterBodies.append((body, response.physicalOptions))
+        layer = body
+        break
+      }
       let w = WaterWaveLayer(name: name ?? "water", model: spec.model, visibleSize: rect.size)
       // The water's bounds are its visible space grown by the overscan; its position is the
       // visible centre in the parent.

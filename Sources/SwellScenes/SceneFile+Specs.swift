@@ -327,7 +327,8 @@ public struct WaveSpec: Codable, Sendable, Hashable {
 /// How a water wave reacts to motion, in a scene file (`SwellWaves/WaterWaveOptions`). Every
 /// field may be left out for its default.
 public struct WaterResponseSpec: Codable, Sendable, Hashable {
-  /// `classic` (the seed's eased tilt, default) or `sloshing` (a damped sloshing mode).
+  /// `classic` (the seed's eased tilt, default), `sloshing` (a damped sloshing mode) or
+  /// `physical` (a free surface in a container: `SwellWaves/WaterBody`).
   public var model: WaterWaveResponse?
   /// `corrected` (default: continuous, clamped to ±45°) or `seedExact` (the seed's literal rule).
   public var tiltRule: TiltRule?
@@ -344,6 +345,11 @@ public struct WaterResponseSpec: Codable, Sendable, Hashable {
   public var amplitudePeakHold: Double?
   /// Reduce Motion: a still water (default false).
   public var reduceMotion: Bool?
+  /// `physical`: the damping ratio of every surface mode, 0...0.95 (default 0.06).
+  public var dampingRatio: Double?
+  /// `physical`: the fraction of a turn of the container the surface follows at once, 0...1
+  /// (default 0.25).
+  public var rotationCoupling: Double?
 
   /// Creates a response with every field at its default.
   public init() {}
@@ -374,6 +380,9 @@ public struct WaterSpec: Codable, Sendable, Hashable {
   public var waves: [WaveSpec]
   /// The motion response (default: classic, corrected).
   public var response: WaterResponseSpec?
+  /// The vessel of the `physical` response (default: the layer's bounds at 1/160 inch per
+  /// point).
+  public var container: WaterContainerSpec?
 
   /// Creates a water description.
   ///

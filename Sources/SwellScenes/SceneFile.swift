@@ -211,6 +211,10 @@ extension SceneFile {
             throw SceneFileError("\(source): \(p).water: missing (a waterWave needs its water)")
           }
           try validate(water: w, path: "\(p).water", check: check)
+          let size = s.frame.map { Size(width: $0[2], height: $0[3]) }
+          try w.validatePhysical(
+            path: "\(p).water", size: size ?? Size(width: canvas.width, height: canvas.height),
+            check: check)
         case .layer, .shape:
           break
         }

@@ -11,6 +11,9 @@ public enum WaterWaveResponse: String, Hashable, Sendable, CaseIterable {
   /// The physically based response: the tilt is the first sloshing mode (``SloshingResponse``)
   /// driven by gravity and user acceleration; extra amplitude as in ``classic``.
   case sloshing
+  /// Physical water: a damped free surface in a container (``WaterBody``), shown by a
+  /// ``WaterBodyLayer`` and driven by a ``WaterBodyResponse`` instead of this response.
+  case physical
 }
 
 /// Options of the water's motion response.
@@ -169,7 +172,7 @@ public struct WaterMotionResponse: Sendable {
     if let last = lastMotionTime, t <= last { return }
     lastMotionTime = t
     switch options.response {
-    case .classic:
+    case .classic, .physical:
       for u in tilt.receive(time: t, gravity: motion.gravity) { retarget(to: u.target, at: u.time) }
     case .sloshing:
       sloshing.receive(
@@ -216,7 +219,7 @@ public struct WaterMotionResponse: Sendable {
     switch options.response {
     case .sloshing:
       if lastMotionTime != nil { shown = wrappedAngle(sloshing.angle(at: time)) }
-    case .classic:
+    case .classic, .physical:
       animations.removeAll { $0.isFinished(at: time) }
       if hasTarget {
         var value = modelTilt

@@ -181,6 +181,34 @@ struct AdversarialInputTests {
     }
   }
 
+  /// The physical water under the same huge values, tiny ones and zero gravity (the reader
+  /// refuses non-finite values; the model's own tests feed it NaN): finite rows, the volume kept,
+  /// the surface angle in (−π, π] (a NaN would trace as 0, so the volume column is the witness).
+  @Test(arguments: [["glass"], ["waterwave", "--response", "physical"]])
+  func physicalWaterUnderHostileValues(scene: [String]) throws {
+    let folder = try scratchFolder("adversarial-physical")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let rows = (0...100).map { i -> MotionRow in
+      let big = i % 2 == 0 ? 1e300 : -1e300
+      let odd = [0, 1e-300, -1e-300, 1e300][i % 4]
+      return MotionRow(
+        time: Double(i) / 50, attitude: .identity,
+        rotationRate: i % 5 == 0 ? Vector3(odd, 20, odd) : Vector3(big, big, big),
+        gravity: i % 7 == 0 ? Vector3(odd, odd, odd) : Vector3(big, i % 3 == 0 ? 1e300 : -1e300, 0))
+    }
+    let path = try writeFile(deviceMotionCSV(rows), named: "hostile.csv", in: folder)
+    let table = try traceTable(scene + ["--motion", path], "\(scene)")
+    // (Not checkTraceInvariants: the glass's ripples are smaller than the waterwave's base.)
+    #expect(table.rows.count == 121)
+    #expect(table.rows.allSatisfy { $0.allSatisfy(\.isFinite) })
+    for (i, v) in try table.column("water.volume").enumerated() {
+      #expect(abs(v - 0.5) < 1e-6, "\(scene) frame \(i): volume \(v)")
+    }
+    for a in try table.column("water.surface.angle") {
+      #expect(a > -Double.pi && a <= Double.pi, "\(scene): angle \(a)")
+    }
+  }
+
   /// Command-line words that must be refused with one line (usage errors exit 64).
   @Test(arguments: [
     (["--fps", "0"], "--fps"), (["--fps", "-1"], "--fps"), (["--fps", "nan"], "--fps"),

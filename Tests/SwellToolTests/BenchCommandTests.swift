@@ -23,6 +23,26 @@ struct BenchCommandTests {
     }
   }
 
+  @Test("--only water reports the physical water beside the classic response, per frame")
+  func waterFigures() throws {
+    let (status, out, err) = try runSwell(["bench", "--only", "water", "--quick", "--json"])
+    #expect(status == 0, "\(err)")
+    let obj = try #require(
+      try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+    for name in [
+      "water.classic.1170x2532.step_ms", "water.classic.1170x2532.frame_ms",
+      "water.physical.1170x2532.step_ms", "water.physical.1170x2532.frame_ms",
+      "water.glass.1170x2532.frame_ms",
+    ] {
+      let f = try #require(obj[name] as? [String: Any], "missing \(name) in \(out)")
+      let lo = try #require(f["min"] as? Double)
+      let median = try #require(f["median"] as? Double)
+      #expect(lo > 0 && lo <= median, "\(name): \(f)")
+      #expect(f["unit"] as? String == "ms")
+    }
+    #expect(obj.keys.allSatisfy { $0.hasPrefix("water.") })
+  }
+
   @Test("unknown benchmark group is a usage error")
   func unknownGroup() throws {
     let (status, _, err) = try runSwell(["bench", "--only", "nope"])

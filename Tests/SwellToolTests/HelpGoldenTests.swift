@@ -128,7 +128,7 @@ struct CommandLineTests {
     #expect(strict.status == 1)
     #expect(strict.err.contains("canvas.backgrund (--strict)"))
     // The printed built-in scenes have no unknown keys.
-    for name in ["waterwave", "homescreen"] {
+    for name in ["waterwave", "homescreen", "glass"] {
       let file = folder.appendingPathComponent("\(name).json").path
       #expect(try runSwell(["scene", "print", name, "-o", file]).status == 0)
       let check = try runSwell(["scene", "check", file, "--strict"])

@@ -146,6 +146,40 @@ struct RenderCommandTests {
     #expect(abs(angle - -30) < 1, "surface at \(angle)°")
   }
 
+  @Test("--response physical: 3 s after a 60° clockwise turn the PNG's water is level (−60° ± 1°)")
+  func physicalLevelSurface() throws {
+    let folder = try scratchFolder("render-tests")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let sceneURL = folder.appendingPathComponent("flat.json")
+    try Data(flatWaterScene.utf8).write(to: sceneURL)
+    let out = folder.appendingPathComponent("tilt.png").path
+    let r = try runSwell([
+      "render", sceneURL.path, "--response", "physical", "--script",
+      "tilt 60deg right over 0.5s; hold 3.5s", "--time", "3.5", "-o", out,
+    ])
+    #expect(r.status == 0, "\(r.err)")
+    let image = try ImageSurface.load(contentsOfPNGFile: out)
+    let angle = try #require(boundaryAngleDegrees(image, columns: 5...194))
+    // (The classic response would stop at −45°.)
+    #expect(abs(angle - -60) < 1, "surface at \(angle)°")
+  }
+
+  @Test("the glass renders under the bundled phone recording")
+  func glassUnderTheBundledRecording() throws {
+    let folder = try scratchFolder("render-tests")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = packageRoot.appendingPathComponent(
+      "Sources/SwellTool/Resources/sensorlogger-ios-rotation")
+    let out = folder.appendingPathComponent("glass.mp4").path
+    let r = try runSwell([
+      "render", "glass", "--motion", recording.path, "--duration", "1", "--fps", "10", "--size",
+      "130x282@1", "-o", out,
+    ])
+    #expect(r.status == 0, "\(r.err)")
+    let p = try probe(out)
+    #expect(p.codec == "h264" && p.width == 130 && p.height == 282 && p.frames == 10)
+  }
+
   @Test("at rest (no motion) the surface is horizontal at the fill level")
   func restingLevel() throws {
     let folder = try scratchFolder("render-tests")

@@ -128,6 +128,31 @@ struct TraceCommandTests {
     #expect((try a.column(tiltKey).last ?? 0) > 0.7)
   }
 
+  @Test(arguments: [["glass"], ["waterwave", "--response", "physical"]])
+  func physicalWaterTracesSurfaceAngleAndVolumeAlikeAt60And120Fps(scene: [String]) throws {
+    let folder = try scratchFolder("trace-tests")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("motion.csv")
+    try deviceMotionCSV(
+      "tilt 25deg right over 0.4s; push x 0.5g for 0.1s; shake z 4Hz 2.5rad/s for 0.8s;"
+        + " tilt 70deg left over 0.6s; hold 1s", rate: 100
+    ).write(to: file, atomically: true, encoding: .utf8)
+    let a = try Table(try trace(scene + ["--motion", file.path, "--fps", "60"]).out)
+    let b = try Table(try trace(scene + ["--motion", file.path, "--fps", "120"]).out)
+    #expect(a.header.suffix(2) == ["water.surface.angle", "water.volume"])
+    #expect(b.rows.count == 2 * a.rows.count)
+    var worst = 0.0
+    for (i, row) in a.rows.enumerated() {
+      for (x, y) in zip(row, b.rows[2 * i]) { worst = max(worst, abs(x - y)) }
+    }
+    #expect(worst < 1e-12, "60 vs 120 fps: \(worst)")
+    // The volume holds, and the surface ends near level with the world: 45° counter-clockwise.
+    #expect(try a.column("water.volume").allSatisfy { abs($0 - 0.5) < 1e-6 })
+    let angle = try a.column("water.surface.angle")
+    #expect(abs((angle.last ?? 0) - .pi / 4) < 0.2, "\(angle.last ?? 0)")
+    #expect(Set(angle).count > 100)
+  }
+
   @Test func jsonHasTheSameKeys() throws {
     let r = try trace(["waterwave", "--duration", "0.1", "--fps", "20", "--format", "json"])
     #expect(r.status == 0)

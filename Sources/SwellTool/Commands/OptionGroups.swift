@@ -18,7 +18,7 @@ enum SharedOptions {
         "--seed-exact", help: "the seed's literal tilt and amplitude rule (docs/waterwave.md)"),
       OptionSpec(
         "--response", kind: .value("NAME"),
-        help: "the water's motion response: classic (default) or sloshing"),
+        help: "the water's motion response: classic (default), sloshing or physical"),
       OptionSpec(
         "--orientation", kind: .value("NAME"),
         help:

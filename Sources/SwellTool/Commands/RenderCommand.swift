@@ -154,12 +154,12 @@ enum SceneLoader {
     return name
   }
 
-  /// Parses `--response` (`classic` or `sloshing`) into scene options.
+  /// Parses `--response` (`classic`, `sloshing` or `physical`) into scene options.
   ///
   /// - Throws: ``UsageError`` for another word.
   static func apply(response name: String, to options: inout SceneOptions) throws(UsageError) {
     guard let response = WaterWaveResponse(rawValue: name) else {
-      throw UsageError("--response must be classic or sloshing, got '\(name)'")
+      throw UsageError("--response must be classic, sloshing or physical, got '\(name)'")
     }
     options.waterResponse = response
   }

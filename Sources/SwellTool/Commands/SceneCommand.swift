@@ -92,7 +92,7 @@ struct SceneCommand: ToolCommand {
       console.out(
         "\(target): scene '\(scene.name)', \(Int(scene.size.width))x\(Int(scene.size.height)) "
           + "points @\(scene.scale)x, \(layers) layer\(layers == 1 ? "" : "s"), "
-          + "\(scene.waterLayers.count) water, \(scene.effectLayers.count) with motion effects\n"
+          + "\(scene.waterLayers.count + scene.waterBodyLayers.count) water, \(scene.effectLayers.count) with motion effects\n"
       )
       return 0
     default:

@@ -1,0 +1,534 @@
+import Foundation
+import SwellGeometry
+
+/// Water in a closed container, moving like water: a damped free surface made of the
+/// container's standing sloshing modes, driven by the apparent gravity the liquid feels and by
+/// the container's turning, with its volume conserved.
+///
+/// **Model** (docs/waterwave.md, "Physical water"). Linear potential-flow sloshing (the theory
+/// of Lamb, *Hydrodynamics* §257, and of Ibrahim, *Liquid Sloshing Dynamics*, ch. 2), in the
+/// frame of gravity: the free surface is `z(s) = level + η(s)`, `s` the horizontal position
+/// along the surface (points), with
+/// `η(s) = Σₙ aₙ · cos(nπ·(s − s_L)/L)`, `n = 1…N`, over the surface's length `L` between the
+/// walls. Each mode is a damped oscillator
+/// `äₙ + 2ζωₙ·ȧₙ + ωₙ²·(aₙ − bₙ) = 0`, `ωₙ² = g_eff·kₙ·tanh(kₙ·H)`, `kₙ = nπ/L`,
+/// with `H` the mean depth (the water's area over `L`), so every mode has the exact
+/// finite-depth dispersion of linear theory: long waves travel at `√(gH)`, short ones at the
+/// deep-water speed, and the walls reflect them (the cosines have no slope there).
+///
+/// - **Forcing**: `bₙ` is mode n's share of the surface the apparent gravity asks for, the line
+///   perpendicular to it: `bₙ = m·Xₙ`, `m` the slope of that line in the frame of gravity and
+///   `Xₙ = −4L/(nπ)²` (odd n; 0 for even n) the modes of `s − s_mid`. This is exactly linear
+///   theory's forcing of a rectangular tank by a horizontal acceleration. `g_eff` is the
+///   apparent gravity along the frame's down, at least ``Parameters/minimumGravity``.
+/// - **Frame**: the frame of gravity follows the *true* gravity in the screen plane, so the
+///   water stays level with the world while the device turns under it; the frame is kept
+///   fixed to the container between updates of at most ``frameStep`` radians, and within that
+///   the surface is re-expressed kinematically (a turn under world-fixed water).
+/// - **Turning**: a turn of the container by `δ` (the gyroscope's z rate) drags the surface by
+///   `c·δ` (``Parameters/rotationCoupling``; 0 an ideal fluid, 1 water glued to the walls).
+/// - **Volume**: the modes have zero mean, so they move no water; the level is solved from the
+///   volume whenever the frame turns, and the drawn surface (``FreeSurface``) is shifted so the
+///   area under it inside the outline is the volume exactly.
+/// - **Breaking**: when the summed mode amplitudes would lift the surface more than
+///   ``Parameters/breakingSlope`` × L/2 from its level, amplitudes and rates are scaled down
+///   (a breaking wave's loss of energy), which bounds the surface under any input.
+///
+/// **Time**: inputs are sampled on a fixed grid of ``Parameters/substep`` seconds on the motion
+/// clock (linearly interpolated between motion samples, held across gaps longer than
+/// ``maximumInterpolatedGap``), and each mode is advanced exactly over each substep (closed-form
+/// damped oscillator with the input held), so the result is unconditionally stable, never NaN,
+/// and the same at any motion rate and any frame rate. ``surface(at:)`` evaluates a frame time
+/// without changing the state, carrying the newest turn of the gravity on between samples (so a
+/// slow motion rate does not make the water lag a turning device).
+public struct WaterBody: Sendable {
+  /// Standard gravity, m/s².
+  public static let standardGravity = 9.806_65
+  /// The largest turn of the container between two updates of the frame of gravity, radians.
+  public static let frameStep = 1e-3
+  /// Motion gaps longer than this, seconds, are not interpolated: the input is held.
+  public static let maximumInterpolatedGap = 0.25
+
+  /// The constants of a water body.
+  public struct Parameters: Hashable, Sendable {
+    /// The water's area as a fraction of the container's, 0...1.
+    public var fillFraction: Double
+    /// The damping ratio ζ of every mode, 0 ≤ ζ < 1 (default 0.06: a first mode rings for
+    /// about a second in a phone-sized tank).
+    public var dampingRatio = 0.06
+    /// The fraction of a turn of the container the surface follows at once, 0...1 (default
+    /// 0.25; a visual choice, as in ``SloshingResponse``).
+    public var rotationCoupling = 0.25
+    /// The number of modes N (default 48; 1...256).
+    public var modeCount = 48
+    /// The internal time step, seconds (default 0.002).
+    public var substep = 0.002
+    /// The smallest apparent gravity along the frame's down, g (default 0.1), so that a device
+    /// lying flat or falling still has a restoring force.
+    public var minimumGravity = 0.1
+    /// The steepest surface the modes may make before breaking, as a slope over half the
+    /// surface's length (default 1: 45°).
+    public var breakingSlope = 1.0
+    /// The largest distance between surface samples, points (default 2.5).
+    public var sampleSpacing = 2.5
+
+    /// Creates parameters with the defaults.
+    ///
+    /// - Parameter fillFraction: The water's area as a fraction of the container's, 0...1.
+    public init(fillFraction: Double) {
+      self.fillFraction = fillFraction
+    }
+  }
+
+  /// One motion input, CoreMotion units in the device frame (x right, y up).
+  struct Input {
+    var time: Double
+    var gravityX: Double
+    var gravityY: Double
+    var apparentX: Double
+    var apparentY: Double
+    var rotationZ: Double
+
+    func interpolated(to other: Input, at t: Double) -> Input {
+      let f = min(max((t - time) / (other.time - time), 0), 1)
+      func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * f }
+      return Input(
+        time: t, gravityX: mix(gravityX, other.gravityX), gravityY: mix(gravityY, other.gravityY),
+        apparentX: mix(apparentX, other.apparentX), apparentY: mix(apparentY, other.apparentY),
+        rotationZ: mix(rotationZ, other.rotationZ))
+    }
+  }
+
+  /// The container.
+  public let container: WaterContainer
+  /// The constants.
+  public let parameters: Parameters
+  /// The water's area, points².
+  public let volume: Double
+
+  private let modes: Int
+  private let damping: Double
+  private let coupling: Double
+  /// The frame of gravity's down, unit vector in the layer's bounds space (y down).
+  private(set) var down = Point(x: 0, y: 1)
+  private(set) var section: ContainerSection
+  private(set) var geometry: Geometry
+  /// Mode amplitudes aₙ (points) and rates ȧₙ (points/s), n = 1...N at index n − 1.
+  private(set) var amplitudes: [Double]
+  private(set) var rates: [Double]
+  /// The held input: the target slope, the effective gravity (m/s²).
+  private var targetSlope = 0.0
+  private var gravity = WaterBody.standardGravity
+  /// The slope of the world's level line in the frame (it lags the world by < frameStep).
+  private var worldSlope = 0.0
+  /// How fast the true gravity turns on screen, radians/s (from the two newest samples; 0 after
+  /// a gap), for the frames between samples.
+  private var gravityTurnRate = 0.0
+  private var propagator: Propagator
+  /// The time of the state, seconds on the motion clock (on the substep grid).
+  public private(set) var time: Double?
+  private var last: Input?
+
+  /// The free surface's geometry at rest in the current frame.
+  struct Geometry {
+    var level = 0.0
+    var left = 0.0
+    var right = 0.0
+    /// √(kₙ·tanh(kₙH)), 1/√m, so that ωₙ = √g_eff · κₙ.
+    var kappa: [Double] = []
+    /// Each mode's share `Xₙ` of the tilt line `s − s_mid`, points.
+    var tilt: [Double] = []
+    var length: Double { right - left }
+  }
+
+  /// The vertical sections of the container at the surface samples, in the current frame.
+  struct Columns {
+    var positions: [Double] = []
+    var bottoms: [Double] = []
+    var tops: [Double] = []
+    var weights: [Double] = []
+  }
+
+  /// Per-mode transition coefficients for one substep.
+  struct Propagator {
+    var gravity = -1.0
+    var step = 0.0
+    var c11: [Double] = []
+    var c12: [Double] = []
+    var c21: [Double] = []
+    var c22: [Double] = []
+  }
+
+  /// Creates water at rest, level with the screen's down, in a container.
+  ///
+  /// - Parameters:
+  ///   - container: The vessel.
+  ///   - parameters: The constants (`fillFraction` 0...1, `dampingRatio` in [0, 1), `modeCount`
+  ///     1...256, `substep` in (0, 0.05] seconds; out-of-range values are clamped).
+  public init(container: WaterContainer, parameters: Parameters) {
+    var p = parameters
+    p.fillFraction = p.fillFraction.isFinite ? min(max(p.fillFraction, 0), 1) : 0.5
+    p.dampingRatio = p.dampingRatio.isFinite ? min(max(p.dampingRatio, 0), 0.99) : 0.06
+    p.rotationCoupling = p.rotationCoupling.isFinite ? min(max(p.rotationCoupling, 0), 1) : 0.25
+    p.modeCount = min(max(p.modeCount, 1), 256)
+    p.substep = p.substep.isFinite ? min(max(p.substep, 1e-4), 0.05) : 0.002
+    p.minimumGravity = p.minimumGravity.isFinite ? min(max(p.minimumGravity, 1e-3), 1) : 0.1
+    p.breakingSlope = p.breakingSlope.isFinite ? min(max(p.breakingSlope, 0.01), 100) : 1
+    p.sampleSpacing = p.sampleSpacing.isFinite ? min(max(p.sampleSpacing, 0.25), 1000) : 2.5
+    self.container = container
+    self.parameters = p
+    volume = p.fillFraction * container.area
+    modes = p.modeCount
+    damping = p.dampingRatio
+    coupling = p.rotationCoupling
+    amplitudes = Array(repeating: 0, count: p.modeCount)
+    rates = Array(repeating: 0, count: p.modeCount)
+    section = ContainerSection(container, down: Point(x: 0, y: 1))
+    geometry = Geometry()
+    propagator = Propagator()
+    updateFrame(down: Point(x: 0, y: 1))
+  }
+
+  // MARK: - Motion
+
+  /// Takes one device-motion sample: advances the state on the substep grid up to its time
+  /// (inputs interpolated from the previous sample) and holds it as the newest input.
+  ///
+  /// The first sample sets the frame and starts the water at rest in its equilibrium. Samples
+  /// at or before the previous one, or with non-finite values, are ignored; values are clamped
+  /// to ±50 g and ±100 rad/s.
+  ///
+  /// - Parameters:
+  ///   - time: Seconds on the motion clock.
+  ///   - gravity: Gravity, g, device frame (CoreMotion's `gravity`).
+  ///   - userAcceleration: User acceleration, g, device frame (CoreMotion's).
+  ///   - rotationRate: Rotation rate, rad/s, device frame (CoreMotion's, bias-corrected).
+  public mutating func receive(
+    time: Double, gravity: Vector3, userAcceleration: Vector3, rotationRate: Vector3
+  ) {
+    guard time.isFinite, gravity.isFinite else { return }
+    if let last, time <= last.time { return }
+    func clamp(_ v: Double, _ limit: Double) -> Double {
+      v.isFinite ? min(max(v, -limit), limit) : 0
+    }
+    let user = userAcceleration.isFinite ? userAcceleration : .zero
+    let input = Input(
+      time: time, gravityX: clamp(gravity.x, 50), gravityY: clamp(gravity.y, 50),
+      apparentX: clamp(gravity.x + user.x, 50), apparentY: clamp(gravity.y + user.y, 50),
+      rotationZ: rotationRate.isFinite ? clamp(rotationRate.z, 100) : 0)
+    guard let previous = last, let now = self.time else {
+      start(with: input)
+      return
+    }
+    let dt = parameters.substep
+    gravityTurnRate = 0
+    if let a = Self.downVector(previous), let b = Self.downVector(input) {
+      let turn = atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)
+      let rate = turn / (input.time - previous.time)
+      if rate.isFinite { gravityTurnRate = rate }
+    }
+    if input.time - previous.time > Self.maximumInterpolatedGap {
+      gravityTurnRate = 0
+      // A gap: the previous input held over it, solved in one exact step.
+      let steps = ((input.time - now) / dt).rounded(.down)
+      if steps >= 1 {
+        advanceHeld(by: steps * dt)
+        self.time = now + steps * dt
+      }
+      last = input
+      return
+    }
+    var t = now
+    while t + dt <= input.time + 1e-12 {
+      t += dt
+      step(previous.interpolated(to: input, at: t))
+    }
+    self.time = t
+    last = input
+  }
+
+  private mutating func start(with input: Input) {
+    gravityTurnRate = 0
+    time = input.time
+    last = input
+    if let d = Self.downVector(input) { updateFrame(down: d) }
+    worldSlope = 0
+    setForcing(input)
+    for n in 0..<modes {
+      amplitudes[n] = targetSlope * geometry.tilt[n]
+      rates[n] = 0
+    }
+    // A first sample in a hard shake asks for a surface steeper than water can stand.
+    limit()
+  }
+
+  /// The screen-space unit vector of the true gravity, or `nil` when the device lies flat.
+  static func downVector(_ input: Input) -> Point? {
+    let x = input.gravityX
+    let y = -input.gravityY
+    let norm = (x * x + y * y).squareRoot()
+    guard norm >= 0.05, norm.isFinite else { return nil }
+    return Point(x: x / norm, y: y / norm)
+  }
+
+  /// The share of mode n in the tilt line `s − s_mid` over a surface of length `length`.
+  static func tiltShare(_ n: Int, _ length: Double) -> Double {
+    n % 2 == 1 ? -4 * length / (Double(n * n) * .pi * .pi) : 0
+  }
+
+  /// One substep with the input at its end.
+  private mutating func step(_ input: Input) {
+    let dt = parameters.substep
+    // The world's level line in the frame: the water stays put while the container turns.
+    var newWorldSlope = worldSlope
+    if let d = Self.downVector(input) {
+      let tx = down.y
+      let ty = -down.x
+      let along = d.x * tx + d.y * ty
+      let across = d.x * down.x + d.y * down.y
+      if across < cos(Self.frameStep) {
+        // Re-express the surface in the new frame (it was level-with-the-world-relative).
+        shiftTilt(by: -worldSlope)
+        updateFrame(down: d)
+        worldSlope = 0
+        newWorldSlope = 0
+      } else {
+        newWorldSlope = along / across
+      }
+    }
+    shiftTilt(by: newWorldSlope - worldSlope)
+    worldSlope = newWorldSlope
+    // The turn of the container drags the surface.
+    shiftTilt(by: coupling * input.rotationZ * dt)
+    setForcing(input)
+    advanceModes(by: dt)
+    limit()
+  }
+
+  private mutating func setForcing(_ input: Input) {
+    let ax = input.apparentX
+    let ay = -input.apparentY
+    let tx = down.y
+    let ty = -down.x
+    let along = ax * tx + ay * ty
+    let vertical = max(ax * down.x + ay * down.y, parameters.minimumGravity)
+    targetSlope = along / vertical
+    gravity = vertical * Self.standardGravity
+  }
+
+  /// Adds a tilt of `slope` (dz/ds) about the surface's middle.
+  private mutating func shiftTilt(by slope: Double) {
+    guard slope != 0, slope.isFinite else { return }
+    for i in stride(from: 0, to: modes, by: 2) { amplitudes[i] += slope * geometry.tilt[i] }
+  }
+
+  private mutating func advanceModes(by dt: Double) {
+    if propagator.gravity != gravity || propagator.step != dt || propagator.c11.count != modes {
+      propagator = Self.makePropagator(
+        kappa: geometry.kappa, gravity: gravity, damping: damping, step: dt)
+    }
+    let p = propagator
+    for i in 0..<modes {
+      let target = targetSlope * geometry.tilt[i]
+      let x = amplitudes[i] - target
+      let v = rates[i]
+      amplitudes[i] = target + p.c11[i] * x + p.c12[i] * v
+      rates[i] = p.c21[i] * x + p.c22[i] * v
+    }
+  }
+
+  static func makePropagator(kappa: [Double], gravity: Double, damping z: Double, step dt: Double)
+    -> Propagator
+  {
+    var p = Propagator(gravity: gravity, step: dt)
+    let root = gravity.squareRoot()
+    let n = kappa.count
+    p.c11.reserveCapacity(n)
+    p.c12.reserveCapacity(n)
+    p.c21.reserveCapacity(n)
+    p.c22.reserveCapacity(n)
+    for k in kappa {
+      let c = transition(omega: root * k, damping: z, dt: dt)
+      p.c11.append(c.0)
+      p.c12.append(c.1)
+      p.c21.append(c.2)
+      p.c22.append(c.3)
+    }
+    return p
+  }
+
+  /// The exact transition of `x'' + 2ζωx' + ω²x = 0` over `dt`: `(x, v) → (c11·x + c12·v,
+  /// c21·x + c22·v)`.
+  static func transition(omega w: Double, damping z: Double, dt: Double) -> (
+    Double, Double, Double, Double
+  ) {
+    guard w > 0, w.isFinite, dt > 0 else { return (1, 0, 0, 1) }
+    let wd = w * (1 - z * z).squareRoot()
+    let e = exp(-z * w * dt)
+    let c = cos(wd * dt)
+    let s = sin(wd * dt)
+    let r = z * w / wd
+    return (e * (c + r * s), e * s / wd, -e * w * w / wd * s, e * (c - r * s))
+  }
+
+  /// Advances with the held input over `span` seconds in one exact step.
+  private mutating func advanceHeld(by span: Double) {
+    guard span > 0, span.isFinite else { return }
+    let p = Self.makePropagator(
+      kappa: geometry.kappa, gravity: gravity, damping: damping, step: span)
+    for i in 0..<modes {
+      let target = targetSlope * geometry.tilt[i]
+      let x = amplitudes[i] - target
+      let v = rates[i]
+      amplitudes[i] = target + p.c11[i] * x + p.c12[i] * v
+      rates[i] = p.c21[i] * x + p.c22[i] * v
+    }
+    limit()
+  }
+
+  /// Breaking and the NaN guard.
+  private mutating func limit() {
+    var sum = 0.0
+    for a in amplitudes { sum += abs(a) }
+    guard sum.isFinite, rates.allSatisfy(\.isFinite) else {
+      for i in 0..<modes {
+        amplitudes[i] = 0
+        rates[i] = 0
+      }
+      return
+    }
+    let bound = parameters.breakingSlope * geometry.length / 2
+    if sum > bound, sum > 0 {
+      let f = bound / sum
+      for i in 0..<modes {
+        amplitudes[i] *= f
+        rates[i] *= f
+      }
+    }
+  }
+
+  // MARK: - Frame and geometry
+
+  /// Sets the frame of gravity and recomputes the rest geometry and the sections.
+  private mutating func updateFrame(down d: Point) {
+    down = d
+    section = ContainerSection(container, down: d)
+    let level = section.level(forArea: volume, total: container.area)
+    let cut = section.below(level)
+    var g = Geometry(level: level, left: cut.left, right: cut.right)
+    let lengthMetres = max(g.length, 1e-9) * container.metresPerPoint
+    let depthMetres = max(volume / max(g.length, 1e-9), 1e-9) * container.metresPerPoint
+    g.kappa = (1...modes).map { n in
+      let k = Double(n) * .pi / lengthMetres
+      return (k * tanh(k * depthMetres)).squareRoot()
+    }
+    g.tilt = (1...modes).map { Self.tiltShare($0, g.length) }
+    geometry = g
+    propagator = Propagator()
+  }
+
+  /// The sections at the surface samples in the current frame (computed per frame: the
+  /// dynamics do not need them).
+  func makeColumns() -> Columns {
+    let count = min(
+      max(Int((2 * container.radius / parameters.sampleSpacing).rounded(.up)), 16), 4096)
+    let lo = section.minS
+    let hi = section.maxS
+    let span = hi - lo
+    let nudge = span * 1e-7
+    var c = Columns()
+    c.positions.reserveCapacity(count + 1)
+    for j in 0...count {
+      var s = lo + span * Double(j) / Double(count)
+      if j == 0 { s += nudge }
+      if j == count { s -= nudge }
+      let e = section.verticalExtent(at: s) ?? (section.minZ, section.minZ)
+      c.positions.append(s)
+      c.bottoms.append(e.bottom)
+      c.tops.append(e.top)
+      let w = span / Double(count)
+      c.weights.append(j == 0 || j == count ? w / 2 : w)
+    }
+    return c
+  }
+
+  // MARK: - Reading
+
+  /// The undamped angular frequency of mode n in the current frame and gravity, rad/s.
+  ///
+  /// - Parameter n: The mode, 1...``Parameters/modeCount``.
+  /// - Returns: ωₙ = √(g_eff·kₙ·tanh(kₙH)), or 0 for a mode out of range.
+  public func frequency(mode n: Int) -> Double {
+    guard n >= 1, n <= geometry.kappa.count else { return 0 }
+    return gravity.squareRoot() * geometry.kappa[n - 1]
+  }
+
+  /// The free surface's length between the walls at rest, points.
+  public var surfaceLength: Double { geometry.length }
+
+  /// The water's mean depth (area over surface length), points.
+  public var meanDepth: Double { volume / max(geometry.length, 1e-9) }
+
+  /// Displaces the surface by a profile (released with the rates it has): the profile's mean is
+  /// removed so that no water is created.
+  ///
+  /// - Parameter profile: The displacement, points up, as a function of the position along
+  ///   the surface from its left wall as a fraction 0...1 of its length.
+  public mutating func displace(by profile: (Double) -> Double) {
+    let samples = 16 * modes
+    for i in 0..<modes {
+      let n = Double(i + 1)
+      var sum = 0.0
+      for j in 0..<samples {
+        let u = (Double(j) + 0.5) / Double(samples)
+        let f = profile(u)
+        if f.isFinite { sum += f * cos(n * .pi * u) }
+      }
+      amplitudes[i] += 2 * sum / Double(samples)
+    }
+    limit()
+  }
+
+  /// The surface's displacement from its level at a point along it, at a time.
+  ///
+  /// - Parameters:
+  ///   - u: The position from the left wall, a fraction 0...1 of the surface's length.
+  ///   - time: Seconds on the motion clock (at or after ``time``; default: the state's time).
+  /// - Returns: η, points up.
+  public func displacement(at u: Double, time: Double? = nil) -> Double {
+    let a = predictedAmplitudes(at: time)
+    let theta = .pi * min(max(u, 0), 1)
+    var sum = 0.0
+    for i in 0..<modes { sum += a[i] * cos(Double(i + 1) * theta) }
+    return sum
+  }
+
+  /// The mode amplitudes at a time, predicted from the state with the input held.
+  func predictedAmplitudes(at t: Double?) -> [Double] {
+    guard let t, let now = time, t > now, t.isFinite else { return amplitudes }
+    let p = Self.makePropagator(
+      kappa: geometry.kappa, gravity: gravity, damping: damping, step: t - now)
+    let length = geometry.length
+    var out = amplitudes
+    for i in 0..<modes {
+      let target = targetSlope * geometry.tilt[i]
+      out[i] = target + p.c11[i] * (amplitudes[i] - target) + p.c12[i] * rates[i]
+    }
+    // Between samples the device goes on turning as it did: the surface is re-expressed as the
+    // frame turns (as the substeps do, kinematically, at most 50 ms and 0.1 rad ahead), so a
+    // slow motion rate does not make the water lag a turning device.
+    let ahead = min(t - now, 0.05)
+    let turn = min(max(gravityTurnRate * ahead, -0.1), 0.1)
+    let slope = tan(atan(worldSlope) - turn) - worldSlope
+    let drag = coupling * (last?.rotationZ ?? 0) * ahead
+    if (slope + drag).isFinite, slope + drag != 0 {
+      for i in stride(from: 0, to: modes, by: 2) { out[i] += (slope + drag) * geometry.tilt[i] }
+    }
+    var sum = 0.0
+    for a in out { sum += abs(a) }
+    let bound = parameters.breakingSlope * length / 2
+    guard sum.isFinite else { return Array(repeating: 0, count: modes) }
+    if sum > bound, sum > 0 { out = out.map { $0 * bound / sum } }
+    return out
+  }
+}

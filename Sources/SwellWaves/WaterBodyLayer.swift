@@ -1,0 +1,211 @@
+import Foundation
+import SwellGeometry
+import SwellLayers
+
+/// The physical water (`--response physical`): a layer (conventionally named `water`) whose
+/// bounds space holds a ``WaterContainer`` and one ``FreeSurfaceLayer`` per sine layer, each
+/// filling the container below the ``FreeSurface`` plus its own ripple. The layer itself never
+/// turns: the surface moves inside it.
+///
+/// Key paths for traces: `surface.angle` (radians in (−π, π], the least-squares line of the free
+/// surface on screen, UIKit's sign), `volume` (the water drawn as a fraction of the container's
+/// area), `surface.roughness` (points from the least-squares line), `amplitude` (the front
+/// ripple's amplitude, points), `phase` (the front ripple's phase at the presentation time,
+/// radians in (−π, π]) and `fillLevel` (the water's area fraction).
+public final class WaterBodyLayer: Layer {
+  /// The vessel, in this layer's bounds space.
+  public let container: WaterContainer
+  /// The water's constants (fill fraction, sample spacing, damping, ...).
+  public let parameters: WaterBody.Parameters
+  /// The sine layers that ride on the surface as ripples, back to front.
+  public let waves: [SineWave]
+  /// The time of the last presentation, seconds.
+  public private(set) var presentationTime: Double = 0
+
+  /// The surface shown; setting it passes it to every surface layer.
+  public var surface: FreeSurface {
+    didSet { for l in surfaceLayers { l.surface = surface } }
+  }
+
+  /// When set, the ripples' phases stay at their initial values (Reduce Motion).
+  public var isPhaseFrozen = false {
+    didSet { for l in surfaceLayers { l.isPhaseFrozen = isPhaseFrozen } }
+  }
+
+  /// The surface sublayers, back to front.
+  public var surfaceLayers: [FreeSurfaceLayer] { sublayers.compactMap { $0 as? FreeSurfaceLayer } }
+
+  /// Creates the water at rest in a container.
+  ///
+  /// - Parameters:
+  ///   - name: The layer's name (default `water`, which traces look up).
+  ///   - container: The vessel, in the bounds space of a layer of `size`.
+  ///   - parameters: The water's constants.
+  ///   - waves: The ripples, back to front (their `amplitude` and `wavelength` in points along
+  ///     the surface; their fill is the water's).
+  ///   - size: The layer's size, points (its bounds are `(0, 0, width, height)`).
+  public init(
+    name: String = "water", container: WaterContainer, parameters: WaterBody.Parameters,
+    waves: [SineWave], size: Size
+  ) {
+    self.container = container
+    self.parameters = parameters
+    self.waves = waves
+    surface = WaterBody(container: container, parameters: parameters).surface()
+    super.init()
+    self.name = name
+    bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+    for (i, w) in waves.enumerated() {
+      let l = FreeSurfaceLayer(wave: w, surface: surface, size: size)
+      l.name = "\(name).wave\(i)"
+      l.position = Point(x: size.width / 2, y: size.height / 2)
+      addSublayer(l)
+    }
+  }
+
+  private init(copying other: WaterBodyLayer) {
+    container = other.container
+    parameters = other.parameters
+    waves = other.waves
+    surface = other.surface
+    presentationTime = other.presentationTime
+    isPhaseFrozen = other.isPhaseFrozen
+    super.init()
+  }
+
+  /// Records the presentation time (the ripples' phases are taken at it).
+  ///
+  /// - Parameter time: Seconds on the tree's clock.
+  public override func prepareForPresentation(at time: Double) {
+    presentationTime = time
+  }
+
+  /// A copy of the layer's own properties, its surface included (the surface sublayers are
+  /// copied by the tree).
+  ///
+  /// - Returns: A detached layer without sublayers.
+  public override func copyLayer() -> Layer {
+    let l = WaterBodyLayer(copying: self)
+    copyProperties(to: l)
+    return l
+  }
+
+  /// Adds `surface.angle`, `volume`, `surface.roughness`, `amplitude`, `phase` and `fillLevel`
+  /// to the layer key paths.
+  ///
+  /// - Parameter keyPath: The key path.
+  /// - Returns: The value, or `nil`.
+  public override func value(forKeyPath keyPath: String) -> LayerValue? {
+    switch keyPath {
+    case "surface.angle": .number(wrappedAngle(surface.angle))
+    case "volume": .number(surface.volumeFraction)
+    case "surface.roughness": .number(surface.roughness)
+    case "fillLevel": .number(parameters.fillFraction)
+    case "amplitude": .number(waves.last?.amplitude ?? 0)
+    case "phase":
+      .number(
+        wrappedAngle(
+          waves.last.map { isPhaseFrozen ? $0.initialPhase : $0.phase(at: presentationTime) } ?? 0))
+    default: super.value(forKeyPath: keyPath)
+    }
+  }
+}
+
+/// A shape layer that fills a container below a ``FreeSurface`` plus one ``SineWave`` ripple
+/// (`z = surface + A·sin(2π·s/wavelength + φ)`, `s` along the world's horizontal), clipped to
+/// the container; its path is computed for the presentation time in
+/// ``prepareForPresentation(at:)`` (φ = φ₀ + phaseSpeed·t).
+public final class FreeSurfaceLayer: ShapeLayer {
+  /// The ripple and its fill.
+  public var wave: SineWave {
+    didSet { applyFill() }
+  }
+  /// The surface it rides on.
+  public var surface: FreeSurface
+  /// When set, the phase stays at ``SineWave/initialPhase`` (Reduce Motion).
+  public var isPhaseFrozen = false
+  /// The time the path was last computed for, seconds.
+  public private(set) var pathTime: Double = 0
+
+  /// Creates a surface layer whose bounds are `(0, 0, width, height)`.
+  ///
+  /// - Parameters:
+  ///   - wave: The ripple and fill.
+  ///   - surface: The surface.
+  ///   - size: The size, points (the water layer's).
+  public init(wave: SineWave, surface: FreeSurface, size: Size) {
+    self.wave = wave
+    self.surface = surface
+    super.init()
+    bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+    applyFill()
+    updatePath(at: 0)
+  }
+
+  private func applyFill() {
+    switch wave.fill {
+    case .color(let c):
+      fillColor = c
+      fillGradient = nil
+    case .gradient(let g):
+      fillColor = nil
+      fillGradient = g
+    }
+  }
+
+  /// The ripple's phase at a time, radians (not wrapped): frozen at φ₀ under Reduce Motion.
+  ///
+  /// - Parameter time: Seconds.
+  /// - Returns: The phase.
+  public func phase(at time: Double) -> Double {
+    isPhaseFrozen ? wave.initialPhase : wave.phase(at: time)
+  }
+
+  /// Recomputes `ShapeLayer.path` for a time.
+  ///
+  /// - Parameter time: Seconds.
+  public func updatePath(at time: Double) {
+    pathTime = time
+    let a = wave.amplitude
+    let k = wave.wavenumber
+    let phi = phase(at: time)
+    path = surface.fillPath { s in a * sin(k * s + phi) }
+  }
+
+  /// Computes the path for the presentation time.
+  ///
+  /// - Parameter time: Seconds on the tree's clock.
+  public override func prepareForPresentation(at time: Double) {
+    updatePath(at: time)
+  }
+
+  /// A copy of the layer's properties.
+  ///
+  /// - Returns: A detached surface layer.
+  public override func copyLayer() -> Layer {
+    let l = FreeSurfaceLayer(copying: self)
+    copyShapeProperties(to: l)
+    return l
+  }
+
+  private init(copying other: FreeSurfaceLayer) {
+    wave = other.wave
+    surface = other.surface
+    isPhaseFrozen = other.isPhaseFrozen
+    pathTime = other.pathTime
+    super.init()
+  }
+
+  /// Adds `amplitude` (points) and `phase` (radians in (−π, π] at the time the path was
+  /// computed) to the shape key paths.
+  ///
+  /// - Parameter keyPath: The key path.
+  /// - Returns: The value, or `nil`.
+  public override func value(forKeyPath keyPath: String) -> LayerValue? {
+    switch keyPath {
+    case "amplitude": .number(wave.amplitude)
+    case "phase": .number(wrappedAngle(phase(at: pathTime)))
+    default: super.value(forKeyPath: keyPath)
+    }
+  }
+}
