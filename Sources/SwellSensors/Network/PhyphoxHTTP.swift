@@ -168,6 +168,9 @@ enum HTTPGet {
   ///   - port: The TCP port.
   ///   - deadline: When to give up.
   ///   - resolver: The name lookup (`getaddrinfo`; tests pass a slow one).
+  /// - Returns: The addresses, at most 16.
+  /// - Throws: ``HTTPFailure/timeout(_:)`` at the deadline, ``HTTPFailure/connection(_:)`` for
+  ///   an unknown host.
   static func resolve(
     host: String, port: UInt16, deadline: Deadline,
     resolver: @escaping @Sendable (String, UInt16) -> [ResolvedAddress]? = { host, port in
@@ -226,9 +229,10 @@ enum HTTPGet {
         continue
       }
       var ok =
-        a.address.withUnsafeBytes {
-          Glibc.connect(
-            fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
+        a.address.withUnsafeBytes { raw -> Int32 in
+          guard let base = raw.baseAddress else { return -1 }
+          return Glibc.connect(
+            fd, base.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         } == 0
       if !ok && errno == EINPROGRESS {
         let ready = wait(fd, for: Int16(POLLOUT), deadline: deadline)
@@ -379,6 +383,8 @@ enum HTTPGet {
   ///   - data: The bytes so far.
   ///   - maxBodyBytes: A larger `Content-Length` fails with ``HTTPFailure/oversized(_:)``.
   ///   - searchFrom: Where to start looking for the blank line (bytes before it were searched).
+  /// - Returns: The head, or `nil` while the blank line has not arrived.
+  /// - Throws: ``HTTPFailure/malformed(_:)`` or ``HTTPFailure/oversized(_:)``.
   static func parseHead(_ data: [UInt8], maxBodyBytes: Int, searchFrom: Int = 0)
     throws(HTTPFailure) -> Head?
   {
