@@ -71,3 +71,19 @@ public struct SineWave: Hashable, Sendable {
     (amplitude + extraAmplitude) * sin(wavenumber * x + phase) + offset
   }
 }
+
+extension ShapeLayer {
+  /// Sets the fill colour or gradient from a wave's fill (the other one cleared).
+  ///
+  /// - Parameter fill: The fill.
+  func setFill(_ fill: WaveFill) {
+    switch fill {
+    case .color(let c):
+      fillColor = c
+      fillGradient = nil
+    case .gradient(let g):
+      fillColor = nil
+      fillGradient = g
+    }
+  }
+}

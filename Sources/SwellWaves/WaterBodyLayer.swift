@@ -142,16 +142,7 @@ public final class FreeSurfaceLayer: ShapeLayer {
     updatePath(at: 0)
   }
 
-  private func applyFill() {
-    switch wave.fill {
-    case .color(let c):
-      fillColor = c
-      fillGradient = nil
-    case .gradient(let g):
-      fillColor = nil
-      fillGradient = g
-    }
-  }
+  private func applyFill() { setFill(wave.fill) }
 
   /// The ripple's phase at a time, radians (not wrapped): frozen at φ₀ under Reduce Motion.
   ///

@@ -91,16 +91,7 @@ public final class WaveLayer: ShapeLayer {
     updatePath(at: 0)
   }
 
-  private func applyFill() {
-    switch wave.fill {
-    case .color(let c):
-      fillColor = c
-      fillGradient = nil
-    case .gradient(let g):
-      fillColor = nil
-      fillGradient = g
-    }
-  }
+  private func applyFill() { setFill(wave.fill) }
 
   /// The phase drawn at a time, radians (not wrapped): frozen at φ0 under Reduce Motion.
   ///
