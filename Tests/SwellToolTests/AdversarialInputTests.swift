@@ -199,7 +199,7 @@ struct AdversarialInputTests {
     let path = try writeFile(deviceMotionCSV(rows), named: "hostile.csv", in: folder)
     let table = try traceTable(scene + ["--motion", path], "\(scene)")
     // (Not checkTraceInvariants: the glass's ripples are smaller than the waterwave's base.)
-    #expect(table.rows.count == 121)
+    #expect(table.rows.count == 120)
     #expect(table.rows.allSatisfy { $0.allSatisfy(\.isFinite) })
     for (i, v) in try table.column("water.volume").enumerated() {
       #expect(abs(v - 0.5) < 1e-6, "\(scene) frame \(i): volume \(v)")
