@@ -107,6 +107,11 @@ public protocol LiveContent: AnyObject {
   /// - Parameter presentedAt: When the frame was presented, `monotonicSeconds()`.
   /// - Returns: The latencies, seconds.
   func motionLatencies(presentedAt: Double) -> [Double]
+  /// True when the content shows motion that arrives live (a sensor or a phone stream): the
+  /// loop then latches late, starting each frame as close to its vsync as its measured drawing
+  /// time allows, so the frame carries the newest samples. Default: false (a recording or the
+  /// keyboard: nothing arrives between frames, and frames start right after the present).
+  var latchesLate: Bool { get }
 }
 
 extension LiveContent {
@@ -135,6 +140,9 @@ extension LiveContent {
   /// - Parameter presentedAt: When the frame was presented.
   /// - Returns: An empty list.
   public func motionLatencies(presentedAt: Double) -> [Double] { [] }
+
+  /// False: frames start right after the present.
+  public var latchesLate: Bool { false }
 }
 
 /// Options of a ``LiveLoop``.
@@ -238,6 +246,13 @@ public final class LiveLoop {
     var timedScreenshotDone = options.screenshotAt == nil
     var renderMilliseconds = 0.0
     var forceDraw = true
+    // Late latching (live motion on a vsynced display): the lead is how long before the next
+    // vsync a frame starts: the drawing time seen lately plus a margin that grows by 2 ms when
+    // a frame misses its vsync and shrinks slowly while frames are on time.
+    let latchLate = content.latchesLate && display.isVsynced && !capSleeps
+    var drawEstimate = 0.0
+    var latchMargin = 0.004
+    var previousPresent: Double?
     func sceneTime(_ live: Double) -> Double {
       options.startTime - interval + (live - origin - pausedTotal)
     }
@@ -312,6 +327,7 @@ public final class LiveLoop {
         timedScreenshotDone = true
       }
       let renderStart = display.now()
+      drawEstimate = max(drawEstimate * 0.97, 0)
       let mustShow = forceDraw || showHUD || timedShot || screenshotPending
       try content.render(frame, into: canvas, force: mustShow)
       forceDraw = false
@@ -357,6 +373,15 @@ public final class LiveLoop {
         }
       }
       statistics.recordPresent(at: presentTime)
+      if latchLate {
+        drawEstimate = max(drawEstimate, renderMilliseconds / 1000)
+        if let previous = previousPresent, presentTime - previous > 1.5 * interval {
+          latchMargin = min(latchMargin + 0.002, interval)
+        } else {
+          latchMargin = max(latchMargin - 0.00005, 0.003)
+        }
+        previousPresent = presentTime
+      }
       // Samples that arrived before the first frame was on screen waited for the window to
       // open, not for the loop: latencies count from the second frame on.
       let latencies = content.motionLatencies(presentedAt: monotonicSeconds())
@@ -364,6 +389,11 @@ public final class LiveLoop {
       lastSceneTime = sceneTime(presentTime)
       renderedFrames += 1
       if let limit = options.frameLimit, renderedFrames >= limit { return }
+      if latchLate {
+        // Start the next frame as late as its drawing allows (at most a frame interval on).
+        let lead = min(drawEstimate * 1.5 + latchMargin, interval)
+        display.wait(seconds: presentTime + interval - lead - display.now())
+      }
     }
   }
 

@@ -124,6 +124,9 @@ public final class LiveSceneContent: LiveContent {
     _ = (driver.motion as? LiveSourceFeed)?.takeArrivals()
   }
 
+  /// True for live sources (udp, iio, phone): frames start late to carry the newest samples.
+  public var latchesLate: Bool { driver.motion is LiveSourceFeed }
+
   /// The latencies of the live samples the presented frame used first, seconds.
   ///
   /// - Parameter presentedAt: When the frame was presented, `CLOCK_MONOTONIC` seconds.

@@ -52,8 +52,75 @@ private final class FakeDisplay: LiveDisplay {
   func wait(seconds: Double) { time += max(0, seconds) }
 }
 
+/// A display whose presents wait for the next vsync of a fake 60 Hz clock, and content whose
+/// drawing takes a fixed time on that clock: records how long before its vsync each frame began.
+private final class VsyncDisplay: LiveDisplay {
+  var frameSize: (width: Int, height: Int) = (8, 6)
+  var isVsynced: Bool { true }
+  var refreshRate: Double { 60 }
+  var displayName: String { "fake vsync" }
+  var time = 0.0
+  func now() -> Double { time }
+  func pollEvents() -> [LiveEvent] { [] }
+  func present(
+    _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    time = ((time * 60 + 1e-6).rounded(.down) + 1) / 60
+    return time
+  }
+  func wait(seconds: Double) { time += max(0, seconds) }
+}
+
+private final class TimedContent: LiveContent {
+  let display: VsyncDisplay
+  let drawSeconds: Double
+  let latchesLate: Bool
+  /// Seconds from each frame's start to the vsync it was presented at.
+  var leads: [Double] = []
+
+  init(display: VsyncDisplay, drawSeconds: Double, latchesLate: Bool) {
+    self.display = display
+    self.drawSeconds = drawSeconds
+    self.latchesLate = latchesLate
+  }
+
+  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
+    let start = display.time
+    display.time += drawSeconds
+    leads.append(((start * 60 + 1e-6).rounded(.down) + 1) / 60 - start)
+  }
+  func handle(_ event: LiveEvent, at time: Double) {}
+  func hudLines(at time: Double) -> [String] { [] }
+}
+
 @Suite("Live loop with a fake display")
 struct LiveLoopTests {
+  @Test(
+    "live motion latches late: frames start just before their vsync, none is dropped",
+    arguments: [0.001, 0.004, 0.009])
+  func lateLatch(drawSeconds: Double) throws {
+    let display = VsyncDisplay()
+    let content = TimedContent(display: display, drawSeconds: drawSeconds, latchesLate: true)
+    var options = LiveLoopOptions()
+    options.frameLimit = 240
+    let loop = LiveLoop(display: display, content: content, options: options)
+    try loop.run()
+    #expect(loop.statistics.dropped == 0)
+    // After the first frames (the drawing time is learnt), each frame starts within
+    // 1.5 x its drawing time plus the 3-4 ms margin of its vsync, not a whole interval before.
+    let settled = content.leads.dropFirst(3)
+    let worst = settled.max() ?? 1
+    #expect(worst <= drawSeconds * 1.5 + 0.0041, "lead up to \(worst * 1000) ms")
+    #expect(settled.allSatisfy { $0 >= drawSeconds }, "a frame started too late to be on time")
+
+    // Recorded or keyboard motion: the frame starts right after the present.
+    let early = VsyncDisplay()
+    let plain = TimedContent(display: early, drawSeconds: drawSeconds, latchesLate: false)
+    let plainLoop = LiveLoop(display: early, content: plain, options: options)
+    try plainLoop.run()
+    #expect(plain.leads.dropFirst().allSatisfy { abs($0 - 1.0 / 60) < 1e-9 })
+  }
+
   @Test("frame limit, frame times follow presents, dropped frames counted")
   func frameLimitAndDrops() throws {
     let display = FakeDisplay()
