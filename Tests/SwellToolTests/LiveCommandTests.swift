@@ -31,6 +31,15 @@ enum LiveTool {
     }
   }
 
+  /// A runtime folder of this user's, mode 0700, as `XDG_RUNTIME_DIR` requires.
+  static func privateRuntimeDirectory() -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("swell-tests-runtime-\(getuid())").path
+    mkdir(path, 0o700)
+    chmod(path, 0o700)
+    return path
+  }
+
   struct Result: Sendable {
     var status: Int32
     var stdout: String
@@ -68,6 +77,9 @@ enum LiveTool {
     p.executableURL = try binary
     p.arguments = arguments
     var env = ProcessInfo.processInfo.environment
+    // Without XDG_RUNTIME_DIR, SDL's libraries may print a warning to standard error at random,
+    // which the tests that read every stderr line would take for swell's.
+    if env["XDG_RUNTIME_DIR"] == nil { env["XDG_RUNTIME_DIR"] = privateRuntimeDirectory() }
     for (k, v) in environment { env[k] = v }
     p.environment = env
     if let directory { p.currentDirectoryURL = directory }
