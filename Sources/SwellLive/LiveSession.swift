@@ -37,6 +37,9 @@ public final class LiveSceneContent: LiveContent {
   ///   - scene: The scene.
   ///   - motion: Its motion.
   public init(scene: any Scene, motion: any SceneMotionFeed) {
+    if let tilt = motion as? TiltMotionFeed, let file = scene as? FileScene {
+      tilt.orientation = file.orientation
+    }
     driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: 60)
     designSize = scene.size
   }

@@ -1,4 +1,5 @@
 import Foundation
+import SwellEffects
 import SwellGeometry
 import SwellMotion
 import Synchronization
@@ -363,6 +364,11 @@ public final class TiltMotionFeed: SceneMotionFeed {
   public let kind: Kind
   /// The simulated device.
   public private(set) var controller = TiltController()
+  /// The interface orientation the simulated phone is held in (a live view sets the scene's):
+  /// the controller's pose is the interface's, turned into the device's axes, so at rest the
+  /// water is level in every orientation and the arrows and pointer tilt the phone relative to
+  /// the screen.
+  public var orientation: InterfaceOrientation = .portrait
   private var lastSample: Double?
 
   /// Creates a feed.
@@ -382,7 +388,36 @@ public final class TiltMotionFeed: SceneMotionFeed {
   public func motions(upTo time: Double) -> [DeviceMotion] {
     if let last = lastSample, time <= last { return [] }
     lastSample = time
-    return [controller.motion(at: time)]
+    return [Self.held(controller.motion(at: time), in: orientation)]
+  }
+
+  /// A motion of a phone held upright in portrait, as the same motion of a phone held in an
+  /// interface orientation: vectors turned from the interface's axes into the device's
+  /// (`interfaceVector(fromDevice:)` undone) and the attitude turned alike, so that
+  /// `attitude.quaternion.rotate(gravity)` is unchanged.
+  ///
+  /// - Parameters:
+  ///   - motion: The portrait motion (the interface's axes).
+  ///   - orientation: The interface orientation.
+  /// - Returns: The motion in the device's axes.
+  public static func held(_ motion: DeviceMotion, in orientation: InterfaceOrientation)
+    -> DeviceMotion
+  {
+    let angle: Double
+    switch orientation {
+    case .portrait: return motion
+    case .portraitUpsideDown: angle = .pi
+    case .landscapeLeft: angle = .pi / 2
+    case .landscapeRight: angle = -.pi / 2
+    }
+    let turn = Quaternion(axis: Vector3(0, 0, 1), angle: angle)
+    var m = motion
+    m.attitude = Attitude(quaternion: motion.attitude.quaternion * turn.conjugate)
+    m.gravity = turn.rotate(motion.gravity)
+    m.userAcceleration = turn.rotate(motion.userAcceleration)
+    m.rotationRate = turn.rotate(motion.rotationRate)
+    m.magneticField.field = turn.rotate(motion.magneticField.field)
+    return m
   }
 
   /// An arrow key pressed (keyboard kind).
