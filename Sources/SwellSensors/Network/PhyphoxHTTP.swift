@@ -115,39 +115,16 @@ enum HTTPFailure: Error, Equatable, Sendable {
   }
 }
 
-/// A minimal HTTP/1.1 GET over a TCP socket: resolve the host and connect within the timeout,
-/// send one request, read the status line and headers, then the body by `Content-Length`, by
-/// `Transfer-Encoding: chunked`, or to the end of the stream.
+/// The parts of a minimal HTTP/1.1 GET over a TCP socket: resolve the host and connect within
+/// the timeout, send a request, read the status line and headers, then the body by
+/// `Content-Length`, by `Transfer-Encoding: chunked`, or to the end of the stream.
 ///
 /// The whole exchange is bounded by `timeout` seconds (measured on the monotonic clock of the
 /// socket calls, like a socket option timeout; the name lookup included) and the body by
-/// `maxBodyBytes`. ``HTTPConnection`` keeps the connection open between requests.
+/// `maxBodyBytes`. ``HTTPConnection`` performs the requests, keeping the connection open
+/// between them.
 enum HTTPGet {
   static let maxHeaderBytes = 64 * 1024
-
-  /// Performs one GET on a connection of its own (`Connection: close`).
-  ///
-  /// - Parameters:
-  ///   - host: The host name or IP address.
-  ///   - port: The TCP port.
-  ///   - path: The request target, starting with `/`, already percent-encoded.
-  ///   - timeout: The most seconds for resolving and connecting plus the whole exchange.
-  ///   - maxBodyBytes: Larger bodies fail with ``HTTPFailure/oversized(_:)``.
-  /// - Returns: The response (any status).
-  /// - Throws: ``HTTPFailure``.
-  static func get(
-    host: String, port: UInt16, path: String, timeout: Double, maxBodyBytes: Int
-  ) throws(HTTPFailure) -> HTTPResponse {
-    let deadline = Deadline(seconds: timeout)
-    let fd = try connect(host: host, port: port, deadline: deadline)
-    defer { close(fd) }
-    try sendAll(
-      fd, request(host: host, port: port, path: path, keepAlive: false), deadline: deadline)
-    var received = 0
-    return try readResponse(
-      fd, deadline: deadline, maxBodyBytes: maxBodyBytes, received: &received
-    ).response
-  }
 
   /// The request bytes.
   static func request(host: String, port: UInt16, path: String, keepAlive: Bool) -> [UInt8] {
