@@ -89,6 +89,40 @@ private final class EndlessSource: MotionSource {
   }
 }
 
+/// A source over fixed samples, with a magnetometer, that delivers nothing until ``open()``: a
+/// test subscribes every consumer first, so none misses samples that a fast loop already sent.
+private final class GatedSource: MotionSource {
+  let name = "gated"
+  let hasMagnetometer = true
+  let samples: [IMUSample]
+  private struct State {
+    var index = 0
+    var open = false
+    var stopped = false
+  }
+  private let state = Mutex(State())
+
+  init(samples: [IMUSample]) { self.samples = samples }
+
+  /// Lets the samples flow.
+  func open() { state.withLock { $0.open = true } }
+
+  func next() async throws -> MotionEvent? {
+    while !state.withLock({ $0.open || $0.stopped }) {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    return state.withLock { s -> MotionEvent? in
+      guard !s.stopped, s.index < samples.count else { return nil }
+      defer { s.index += 1 }
+      return .sample(samples[s.index])
+    }
+  }
+
+  func stop() async {
+    state.withLock { $0.stopped = true }
+  }
+}
+
 /// Polls until the condition holds (bounded, so a broken manager fails instead of hanging).
 private func eventually(_ condition: () -> Bool) async -> Bool {
   for _ in 0..<20_000 {
@@ -215,8 +249,10 @@ struct ManagerSampleTests {
   )
   func rawSensors() async throws {
     let samples = stillSamples(rate: 100, count: 200, magnetometer: true)
-    let recording = MotionRecording(name: "r", format: .rawIMU, content: .samples(samples))
-    let manager = MotionManager(source: RecordingSource(recording))
+    // Gated: the pull loop starts with the first subscription; the samples flow only once all
+    // three are subscribed, so the counts below do not depend on scheduling.
+    let source = GatedSource(samples: samples)
+    let manager = MotionManager(source: source)
     #expect(manager.isAccelerometerAvailable && manager.isGyroAvailable)
     #expect(manager.isMagnetometerAvailable)
     manager.accelerometerUpdateInterval = 0.05
@@ -232,6 +268,7 @@ struct ManagerSampleTests {
     let gyro = manager.gyroUpdates()
     let magnetometer = manager.magnetometerUpdates()
     #expect(manager.isAccelerometerActive && manager.isGyroActive && manager.isMagnetometerActive)
+    source.open()
     var rates: [GyroData] = []
     for try await g in gyro { rates.append(g) }
     var fields: [MagnetometerData] = []
