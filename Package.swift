@@ -69,7 +69,8 @@ let package = Package(
     .target(
       name: "SwellBenchmarks",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellWaves", "SwellRender", "SwellScenes",
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellWaves", "SwellCairo", "SwellRender",
+        "SwellScenes",
       ]),
     .target(
       name: "SwellTool",

@@ -27,6 +27,7 @@ def main() -> None:
     p.add_argument("--size", default="195x422@1")
     p.add_argument("--frames", type=int, default=600)
     p.add_argument("--rate", type=float, default=100.0)
+    p.add_argument("--renderer", default="auto", help="swell live --renderer: auto, opengl, software")
     args = p.parse_args()
 
     port = random.randint(30000, 60000)
@@ -47,7 +48,7 @@ def main() -> None:
     try:
         r = subprocess.run(
             [args.swell, "live", args.scene, "--motion", f"udp:{port}", "--size", args.size,
-             "--frames", str(args.frames), "--stats"],
+             "--renderer", args.renderer, "--frames", str(args.frames), "--stats"],
             capture_output=True, text=True, check=False)
     finally:
         stop.set()

@@ -1,4 +1,5 @@
 import Foundation
+import SwellCairo
 import SwellGeometry
 import SwellLayers
 import SwellMotion
@@ -12,7 +13,9 @@ import SwellWaves
 /// and on-screen-vertical gradient) in the same run.
 ///
 /// Figures: `render.waterwave.1170x2532.ms` (the layer renderer drawing the presentation tree,
-/// surface included), `render.waterwave.1170x2532.baseline_ms` (the direct Cairo fill) and
+/// surface included), `render.waterwave.1170x2532.baseline_ms` (the direct Cairo fill),
+/// `render.waterwave.1170x2532.frame_ms` and `.banded_ms` (into one reused image, as the live
+/// window draws: on one thread, and in bands on every core with `BandedFrameRenderer`) and
 /// `render.waterwave.1170x2532.presentation_ms` (building the presentation tree: wave paths for
 /// the frame time).
 package enum RenderBenchmark: Benchmark {
@@ -37,6 +40,25 @@ package enum RenderBenchmark: Benchmark {
       return Double(image?.pixel(x: 585, y: 2000)?.blue ?? 0)
     }.map { $0 * 1000 }
 
+    // The live window's way: one reused image, drawn on one thread and in bands on every core.
+    let image = try? ImageSurface(pixelWidth: 1170, pixelHeight: 2532)
+    let placement = FramePlacement(scale: scene.scale)
+    progress("render: one thread, reused image")
+    let frameMs = measureSeconds(repetitions: reps) {
+      guard let image else { return 0 }
+      try? renderer.drawFrame(
+        tree, background: scene.background, placement: placement, into: image)
+      return Double(image.pixel(x: 585, y: 2000)?.blue ?? 0)
+    }.map { $0 * 1000 }
+    let banded = BandedFrameRenderer()
+    progress("render: \(banded.bandCount) bands, reused image")
+    let bandedMs = measureSeconds(repetitions: reps) {
+      guard let image else { return 0 }
+      try? banded.drawFrame(
+        tree, background: scene.background, placement: placement, into: image)
+      return Double(image.pixel(x: 585, y: 2000)?.blue ?? 0)
+    }.map { $0 * 1000 }
+
     progress("render: Cairo baseline")
     let waves = Self.waves(in: tree)
     let base = measureSeconds(repetitions: reps) {
@@ -51,6 +73,9 @@ package enum RenderBenchmark: Benchmark {
     return [
       BenchmarkFigure(name: "render.waterwave.1170x2532.ms", unit: "ms", values: ms),
       BenchmarkFigure(name: "render.waterwave.1170x2532.baseline_ms", unit: "ms", values: base),
+      BenchmarkFigure(name: "render.waterwave.1170x2532.frame_ms", unit: "ms", values: frameMs),
+      BenchmarkFigure(
+        name: "render.waterwave.1170x2532.banded_ms", unit: "ms", values: bandedMs),
       BenchmarkFigure(
         name: "render.waterwave.1170x2532.presentation_ms", unit: "ms", values: presentation),
     ]

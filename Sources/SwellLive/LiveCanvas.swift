@@ -38,6 +38,37 @@ public final class LiveCanvas {
     bytesPerRow = image.bytesPerRow
   }
 
+  /// Creates a canvas over memory it does not own (a window's surface), without clearing it.
+  ///
+  /// The memory must stay valid, and must not move, for as long as the canvas exists.
+  ///
+  /// - Parameters:
+  ///   - bytes: The first byte of the top row; `0xAARRGGBB` words (an `xRGB` surface works:
+  ///     the window system ignores the alpha byte).
+  ///   - width: Pixels, 1...32767.
+  ///   - height: Pixels, 1...32767.
+  ///   - bytesPerRow: The row stride, bytes: a multiple of 4, at least `4 × width`.
+  /// - Throws: ``LiveWindowError`` for a size or stride Cairo cannot use.
+  public init(
+    unownedBytes bytes: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int
+  ) throws(LiveWindowError) {
+    do {
+      image = try ImageSurface(
+        unownedBytes: bytes, pixelWidth: width, pixelHeight: height, bytesPerRow: bytesPerRow)
+    } catch {
+      throw LiveWindowError(
+        "cannot draw on a \(width)×\(height) frame of \(bytesPerRow) bytes a row")
+    }
+    self.width = width
+    self.height = height
+    self.bytesPerRow = bytesPerRow
+    baseAddress = UnsafeRawPointer(bytes)
+  }
+
+  /// The first byte of the pixels when the canvas does not own them (see
+  /// ``init(unownedBytes:width:height:bytesPerRow:)``), else `nil`.
+  public private(set) var baseAddress: UnsafeRawPointer?
+
   /// Calls `body` with the pixels to read (`height` rows of ``bytesPerRow`` bytes).
   ///
   /// - Parameter body: Reads the bytes.

@@ -6,7 +6,8 @@ import SwellLayers
 public protocol LiveDisplay: AnyObject {
   /// The size of the frame buffer to render, pixels.
   var frameSize: (width: Int, height: Int) { get }
-  /// True when presents wait for the display's vertical sync (they pace the loop).
+  /// True when presents wait for the next refresh (the display's vertical sync, or a timer on
+  /// the refresh grid): they pace the loop.
   var isVsynced: Bool { get }
   /// The display's refresh rate, Hz.
   var refreshRate: Double { get }
@@ -35,6 +36,29 @@ public protocol LiveDisplay: AnyObject {
   ///
   /// - Parameter seconds: Seconds.
   func wait(seconds: Double)
+  /// The canvas to draw the next frame on: `current` while it still fits the display, else a
+  /// new one of ``frameSize`` (a window may hand out its own surface, so the frame is drawn in
+  /// place). Default: `current` when its size is ``frameSize``, else a new canvas.
+  ///
+  /// - Parameter current: The canvas of the previous frame, or `nil` at the start.
+  /// - Returns: The canvas.
+  /// - Throws: ``LiveWindowError`` when no canvas of that size can be made.
+  func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas
+}
+
+extension LiveDisplay {
+  /// `current` when its size is ``frameSize``, else a new canvas of that size.
+  ///
+  /// - Parameter current: The canvas of the previous frame, or `nil`.
+  /// - Returns: The canvas.
+  /// - Throws: ``LiveWindowError`` when the size cannot be allocated.
+  public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
+    let size = frameSize
+    if let current, current.width == max(1, size.width), current.height == max(1, size.height) {
+      return current
+    }
+    return try LiveCanvas(width: max(1, size.width), height: max(1, size.height))
+  }
 }
 
 extension LiveWindow: LiveDisplay {
@@ -44,22 +68,6 @@ extension LiveWindow: LiveDisplay {
   /// `sdl` with the video and render drivers.
   public var displayName: String { "sdl \(videoDriverName)/\(rendererName)" }
 
-  /// Shows a frame (see ``present(pixels:width:height:bytesPerRow:readBack:)``).
-  ///
-  /// - Parameters:
-  ///   - canvas: The frame.
-  ///   - readBack: Receives the displayed pixels before the present.
-  /// - Returns: The present time, seconds.
-  /// - Throws: ``LiveWindowError`` when SDL fails.
-  public func present(
-    _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
-  ) throws -> Double {
-    try canvas.withUnsafeBytes { bytes in
-      try present(
-        pixels: bytes, width: canvas.width, height: canvas.height,
-        bytesPerRow: canvas.bytesPerRow, readBack: readBack)
-    }
-  }
 }
 
 /// What a live loop shows: it renders a frame for a display-link frame and reacts to the
@@ -239,7 +247,7 @@ public final class LiveLoop {
     var pausedTotal = 0.0
     var pauseStart = 0.0
     var showHUD = options.showHUD
-    var canvas = try makeCanvas()
+    var canvas = try display.canvas(reusing: nil)
     var lastSceneTime = options.startTime - interval
     var nextDue = origin
     var screenshotPending = false
@@ -278,7 +286,7 @@ public final class LiveLoop {
         case .key(.character("h")):
           showHUD.toggle()
         case .resized:
-          canvas = try makeCanvas()
+          canvas = try display.canvas(reusing: canvas)
           statistics.resetInterval()
           forceDraw = true
           content.handle(event, at: lastSceneTime)
@@ -315,6 +323,12 @@ public final class LiveLoop {
         nextDue = max(nextDue + interval, display.now() - interval)
       }
       guard var frame = link.tick(presentedAt: lastSceneTime) else { continue }
+      let next = try display.canvas(reusing: canvas)
+      if next !== canvas {
+        // A new buffer holds nothing of the last frame.
+        canvas = next
+        forceDraw = true
+      }
       var timedShot = false
       if !timedScreenshotDone, let at = options.screenshotAt,
         frame.targetTimestamp >= options.startTime + at - 1e-9
@@ -398,11 +412,6 @@ public final class LiveLoop {
   }
 
   private static func seconds(_ t: Double) -> String { String(format: "%.3f s", t) }
-
-  private func makeCanvas() throws -> LiveCanvas {
-    let size = display.frameSize
-    return try LiveCanvas(width: max(1, size.width), height: max(1, size.height))
-  }
 
   private func saveScreenshot(_ canvas: LiveCanvas, path: String) throws {
     try canvas.writePNG(to: path)

@@ -18,8 +18,9 @@ public final class LiveSceneContent: LiveContent {
   public var scene: any Scene { driver.scene }
   /// The driver (its feed is the scene's motion).
   public let driver: SceneDriver
-  /// The renderer.
-  public let renderer = LayerRenderer()
+  /// The renderer: a full-size frame is drawn in horizontal bands on every core (at most 4),
+  /// with the pixels of a single-threaded render.
+  public let renderer = BandedFrameRenderer()
   /// Whether each frame's presentation values are kept for ``traceText()``.
   public var tracing = false
   /// The scene's canvas when the content was made, points:
@@ -227,6 +228,8 @@ public struct LiveSession {
   public var motion: any SceneMotionFeed
   /// Draw in the terminal instead of a window.
   public var terminal = false
+  /// How the window puts frames on the screen (default: automatic).
+  public var presenter = LiveWindow.Presenter.automatic
   /// The window title.
   public var title: String
   /// Where to write the per-frame presentation values (CSV, `swell trace`'s columns), or `nil`.
@@ -265,7 +268,8 @@ public struct LiveSession {
       display = try TerminalView()
     } else {
       let pixels = content.pixelSize
-      display = try LiveWindow(title: title, width: pixels.width, height: pixels.height)
+      display = try LiveWindow(
+        title: title, width: pixels.width, height: pixels.height, presenter: presenter)
     }
     var options = self.options
     options.startTime = motion.startTime

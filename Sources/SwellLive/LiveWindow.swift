@@ -15,24 +15,52 @@ public struct LiveWindowError: Error, Hashable, Sendable, CustomStringConvertibl
   public var description: String { message }
 }
 
-/// A resizable SDL2 window that shows caller-filled ARGB32 frames, paced by the display's
-/// vertical sync (`SDL_RENDERER_PRESENTVSYNC`), so its present timestamps can drive a
-/// `DisplayLink` through `tick(presentedAt:)`.
+/// A resizable SDL2 window that shows caller-filled ARGB32 frames, paced at the display's
+/// refresh rate, so its present timestamps can drive a `DisplayLink` through
+/// `tick(presentedAt:)`.
+///
+/// Frames reach the screen one of two ways (``Presenter``): through SDL's OpenGL renderer
+/// (a streaming texture and a vsync'd swap, `SDL_RENDERER_PRESENTVSYNC`) when OpenGL runs on a
+/// GPU, or copied straight into the window's own surface (X11 shared memory) when OpenGL is a
+/// software rasterizer (llvmpipe under Xvfb, in a VM, over a remote desktop), where the
+/// texture upload and the textured quad would only cost CPU time: a 1170 × 2532 frame costs
+/// llvmpipe about three times as much as drawing it. The window-surface presenter paces its
+/// presents on a timer at the refresh rate, as vsync would (a frame that misses a tick waits
+/// for the next one).
 ///
 /// Pixels are 32-bit native-endian `0xAARRGGBB` words (Cairo's `CAIRO_FORMAT_ARGB32`, SDL's
 /// `SDL_PIXELFORMAT_ARGB8888`), premultiplied alpha; they are copied without blending, so the
 /// window shows exactly the buffer when it is not scaled. Times are seconds on SDL's
 /// performance counter (a monotonic clock). Use from one thread (the main thread).
 public final class LiveWindow {
-  private let window: OpaquePointer
-  private let renderer: OpaquePointer
+  /// How a window puts frames on the screen.
+  public enum Presenter: String, CaseIterable, Sendable {
+    /// OpenGL when it runs on a GPU, else the window surface (see ``LiveWindow``).
+    case automatic = "auto"
+    /// SDL's OpenGL renderer: a streaming texture, a textured quad, a vsync'd swap.
+    case opengl
+    /// The window's own surface, copied in place and shown on a timer at the refresh rate.
+    case software
+  }
+
+  private var window: OpaquePointer
+  private let renderer: OpaquePointer?
   private var texture: OpaquePointer?
   private var textureSize = (width: 0, height: 0)
   private let counterFrequency: Double
   private let counterOrigin: UInt64
-  /// True when presents wait for the display's vertical sync.
+  /// The index of the last refresh tick a window-surface present was shown at.
+  private var lastTick: Int64 = -1
+  /// True when presents are paced at the refresh rate: by the display's vertical sync (OpenGL)
+  /// or by the window-surface presenter's timer.
   public let isVsynced: Bool
-  /// The name of SDL's render driver in use (`opengl`, `software`, ...).
+  /// The presenter in use: ``Presenter/opengl`` or ``Presenter/software`` (never automatic).
+  public let presenter: Presenter
+  /// OpenGL's `GL_RENDERER` string when OpenGL was tried (`llvmpipe (LLVM 15.0.6, 256 bits)`,
+  /// a GPU's name), else `nil`.
+  public let glRendererName: String?
+  /// The name of the renderer in use: SDL's render driver (`opengl`, ...) or `surface` for the
+  /// window-surface presenter.
   public let rendererName: String
   /// The name of SDL's video driver in use (`x11`, `wayland`, `offscreen`, ...).
   public let videoDriverName: String
@@ -93,19 +121,24 @@ public final class LiveWindow {
   ///   - title: The window title.
   ///   - width: The drawable width, pixels, positive.
   ///   - height: The drawable height, pixels, positive.
-  ///   - vsync: Whether presents wait for vertical sync (default true).
+  ///   - vsync: Whether presents are paced at the refresh rate (default true).
   ///   - fitToDisplay: Shrink the window (keeping its aspect) when it is larger than the
   ///     display's usable area (default true).
+  ///   - presenter: How frames reach the screen (default ``Presenter/automatic``).
   /// - Throws: ``LiveWindowError`` when there is no usable display or SDL fails; the message
   ///   suggests `--terminal` when no display is present.
   public init(
-    title: String, width: Int, height: Int, vsync: Bool = true, fitToDisplay: Bool = true
+    title: String, width: Int, height: Int, vsync: Bool = true, fitToDisplay: Bool = true,
+    presenter: Presenter = .automatic
   ) throws(LiveWindowError) {
     if let problem = LiveWindow.displayProblem() { throw LiveWindowError(problem) }
     SDL_SetMainReady()
     LiveWindow.preferWindowSystem()
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl")
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+    // The window surface must be the window system's own (X11 shared memory), not a texture
+    // of another renderer.
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
     guard LiveWindow.initVideo(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS)) else {
       throw LiveWindowError(
         "no usable display (SDL: \(LiveWindow.sdlError())); use --terminal to show it in this "
@@ -119,34 +152,50 @@ public final class LiveWindow {
     }
     let w = Int32(clamping: max(1, Int((Double(width) * fit).rounded(.down))))
     let h = Int32(clamping: max(1, Int((Double(height) * fit).rounded(.down))))
-    let undefinedPosition: Int32 = 0x1FFF_0000  // SDL_WINDOWPOS_UNDEFINED
-    guard
-      let win = SDL_CreateWindow(
-        title, undefinedPosition, undefinedPosition, w, h,
-        SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
-    else {
-      let reason = LiveWindow.sdlError()
-      SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
-      throw LiveWindowError("cannot open a window: \(reason); try --terminal")
-    }
-    let vsyncFlag = vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
-    var ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_ACCELERATED.rawValue | vsyncFlag)
-    if ren == nil {
-      ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE.rawValue | vsyncFlag)
-    }
-    guard let ren else {
-      let reason = LiveWindow.sdlError()
-      SDL_DestroyWindow(win)
-      SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
-      throw LiveWindowError("cannot create an SDL renderer: \(reason)")
+    let win = try LiveWindow.createWindow(title: title, width: w, height: h)
+    var ren: OpaquePointer?
+    var glName: String?
+    if presenter != .software {
+      let vsyncFlag = vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
+      ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_ACCELERATED.rawValue | vsyncFlag)
+      if ren == nil {
+        ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE.rawValue | vsyncFlag)
+      }
+      guard let created = ren else {
+        let reason = LiveWindow.sdlError()
+        SDL_DestroyWindow(win)
+        SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
+        throw LiveWindowError("cannot create an SDL renderer: \(reason)")
+      }
+      glName = LiveWindow.currentGLRenderer()
+      if presenter == .automatic, let glName, LiveWindow.isSoftwareRasterizer(glName) {
+        // OpenGL on the CPU: drawing the frame into the window's surface is cheaper.
+        // The same window: programs that found it (a window manager, xdotool) keep it.
+        SDL_DestroyRenderer(created)
+        ren = nil
+      }
     }
     window = win
     renderer = ren
     self.title = title
-    var info = SDL_RendererInfo()
-    SDL_GetRendererInfo(ren, &info)
-    rendererName = info.name.map { String(cString: $0) } ?? "unknown"
-    isVsynced = vsync && (info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue) != 0
+    glRendererName = glName
+    if let ren {
+      var info = SDL_RendererInfo()
+      SDL_GetRendererInfo(ren, &info)
+      rendererName = info.name.map { String(cString: $0) } ?? "unknown"
+      isVsynced = vsync && (info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue) != 0
+      self.presenter = .opengl
+    } else {
+      guard SDL_GetWindowSurface(win) != nil else {
+        let reason = LiveWindow.sdlError()
+        SDL_DestroyWindow(win)
+        SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
+        throw LiveWindowError("cannot use the window's surface: \(reason)")
+      }
+      rendererName = "surface"
+      isVsynced = vsync
+      self.presenter = .software
+    }
     videoDriverName = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
     var mode = SDL_DisplayMode()
     if SDL_GetWindowDisplayMode(win, &mode) == 0 && mode.refresh_rate > 0 {
@@ -158,9 +207,49 @@ public final class LiveWindow {
     counterOrigin = SDL_GetPerformanceCounter()
   }
 
+  private static func createWindow(
+    title: String, width: Int32, height: Int32
+  ) throws(LiveWindowError) -> OpaquePointer {
+    let undefinedPosition: Int32 = 0x1FFF_0000  // SDL_WINDOWPOS_UNDEFINED
+    guard
+      let win = SDL_CreateWindow(
+        title, undefinedPosition, undefinedPosition, width, height,
+        SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue)
+    else {
+      let reason = LiveWindow.sdlError()
+      SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
+      throw LiveWindowError("cannot open a window: \(reason); try --terminal")
+    }
+    return win
+  }
+
+  /// OpenGL's `GL_RENDERER` string of the current context (the renderer's), or `nil`.
+  private static func currentGLRenderer() -> String? {
+    guard SDL_GL_GetCurrentContext() != nil,
+      let address = SDL_GL_GetProcAddress("glGetString")
+    else { return nil }
+    typealias GetString = @convention(c) (UInt32) -> UnsafePointer<UInt8>?
+    let getString = unsafeBitCast(address, to: GetString.self)
+    let glRenderer: UInt32 = 0x1F01
+    guard let name = getString(glRenderer) else { return nil }
+    return String(cString: name)
+  }
+
+  /// True when an OpenGL renderer string names a CPU rasterizer (Mesa's llvmpipe, softpipe or
+  /// swrast, Microsoft's GDI generic, or any "software" renderer).
+  ///
+  /// - Parameter glRenderer: A `GL_RENDERER` string.
+  /// - Returns: Whether drawing through it runs on the CPU.
+  public static func isSoftwareRasterizer(_ glRenderer: String) -> Bool {
+    let name = glRenderer.lowercased()
+    return ["llvmpipe", "softpipe", "swrast", "software", "gdi generic"].contains {
+      name.contains($0)
+    }
+  }
+
   deinit {
     if let texture { SDL_DestroyTexture(texture) }
-    SDL_DestroyRenderer(renderer)
+    if let renderer { SDL_DestroyRenderer(renderer) }
     SDL_DestroyWindow(window)
     SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
   }
@@ -175,8 +264,22 @@ public final class LiveWindow {
   public var drawableSize: (width: Int, height: Int) {
     var w: Int32 = 0
     var h: Int32 = 0
-    SDL_GetRendererOutputSize(renderer, &w, &h)
+    if let renderer {
+      SDL_GetRendererOutputSize(renderer, &w, &h)
+    } else {
+      SDL_GetWindowSizeInPixels(window, &w, &h)
+    }
     return (Int(w), Int(h))
+  }
+
+  /// Asks the window system to resize the window (in screen coordinates); a
+  /// ``LiveEvent/resized(width:height:)`` event follows from ``pollEvents()`` once it is done.
+  ///
+  /// - Parameters:
+  ///   - width: The new width, positive.
+  ///   - height: The new height, positive.
+  public func setSize(width: Int, height: Int) {
+    SDL_SetWindowSize(window, Int32(clamping: max(1, width)), Int32(clamping: max(1, height)))
   }
 
   /// The X11 window id (for `xdotool`), or `nil` on other video drivers.
@@ -225,9 +328,10 @@ public final class LiveWindow {
     return out
   }
 
-  /// Shows a frame: uploads the pixels to the streaming texture, copies it to the whole
-  /// drawable area (scaling when the sizes differ), optionally reads the result back, and
-  /// presents (waiting for vertical sync when ``isVsynced``).
+  /// Shows a frame: uploads the pixels to the streaming texture and copies it to the whole
+  /// drawable area (scaling when the sizes differ), or copies them into the window's surface
+  /// (top left, black around when the sizes differ); optionally reads the result back; and
+  /// presents (waiting for the next refresh when ``isVsynced``).
   ///
   /// - Parameters:
   ///   - pixels: `height` rows of `bytesPerRow` bytes, each pixel a native-endian `0xAARRGGBB`
@@ -236,7 +340,7 @@ public final class LiveWindow {
   ///   - height: The frame height, pixels.
   ///   - bytesPerRow: The row stride, bytes (at least `4 · width`).
   ///   - readBack: When given, called with the drawable's pixels after the copy and before the
-  ///     present (`SDL_RenderReadPixels`): width, height, bytes per row, bytes.
+  ///     present: width, height, bytes per row, bytes (`0xAARRGGBB` words).
   /// - Returns: The present time, seconds (see ``now()``), taken when the present returned.
   /// - Throws: ``LiveWindowError`` when SDL fails to upload or read back.
   @discardableResult
@@ -248,6 +352,11 @@ public final class LiveWindow {
       let base = pixels.baseAddress
     else {
       throw LiveWindowError("frame buffer of \(width)×\(height) pixels is malformed")
+    }
+    guard let renderer else {
+      return try presentOnSurface(
+        base, width: width, height: height, bytesPerRow: bytesPerRow, inPlace: false,
+        readBack: readBack)
     }
     if texture == nil || textureSize != (width, height) {
       if let texture { SDL_DestroyTexture(texture) }
@@ -284,12 +393,147 @@ public final class LiveWindow {
     return now()
   }
 
+  /// The window-surface presenter: copies the frame into the surface, waits for the next
+  /// refresh tick (a timer on the refresh grid from the window's opening), and shows it.
+  ///
+  /// `inPlace` frames were drawn on the surface itself (``canvas(reusing:)``); one whose
+  /// memory is no longer the surface's (replaced by a resize SDL saw first) is not read: the
+  /// window shows black until the next frame.
+  private func presentOnSurface(
+    _ base: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, inPlace: Bool,
+    readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    guard let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
+      let target = surface.pointee.pixels
+    else {
+      throw LiveWindowError("cannot use the window's surface: \(LiveWindow.sdlError())")
+    }
+    let sw = Int(surface.pointee.w)
+    let sh = Int(surface.pointee.h)
+    let pitch = Int(surface.pointee.pitch)
+    let w = min(width, sw)
+    let h = min(height, sh)
+    let pixelFormat = format.pointee.format
+    let drawnInPlace = inPlace && base == UnsafeRawPointer(target)
+    if inPlace && !drawnInPlace {
+      SDL_FillRect(surface, nil, SDL_MapRGB(format, 0, 0, 0))
+    } else if w < sw || h < sh {
+      // A frame smaller than the window (just after a resize): black around it.
+      SDL_FillRect(surface, nil, SDL_MapRGB(format, 0, 0, 0))
+    }
+    if inPlace {
+      // Drawn on the surface already (or stale): nothing to copy.
+    } else if LiveWindow.isARGBLayout(pixelFormat) {
+      for y in 0..<h {
+        (target + y * pitch).copyMemory(from: base + y * bytesPerRow, byteCount: 4 * w)
+      }
+    } else {
+      guard
+        SDL_ConvertPixels(
+          Int32(w), Int32(h), SDL_PIXELFORMAT_ARGB8888.rawValue, base, Int32(bytesPerRow),
+          pixelFormat, target, Int32(pitch)) == 0
+      else {
+        throw LiveWindowError("cannot convert the frame: \(LiveWindow.sdlError())")
+      }
+    }
+    if let readBack {
+      let stride = 4 * sw
+      var data = [UInt8](repeating: 0, count: stride * sh)
+      let ok = data.withUnsafeMutableBytes { buf in
+        SDL_ConvertPixels(
+          Int32(sw), Int32(sh), pixelFormat, target, Int32(pitch),
+          SDL_PIXELFORMAT_ARGB8888.rawValue, buf.baseAddress, Int32(stride))
+      }
+      guard ok == 0 else {
+        throw LiveWindowError("cannot read the window's pixels: \(LiveWindow.sdlError())")
+      }
+      try data.withUnsafeBytes { try readBack(sw, sh, stride, $0) }
+    }
+    if isVsynced {
+      // As vsync would: show at the first tick after the previous one that is not past.
+      let period = 1 / refreshRate
+      let t = now()
+      let tick = max(lastTick + 1, Int64((t / period).rounded(.up)))
+      lastTick = tick
+      wait(seconds: Double(tick) * period - t)
+    }
+    guard SDL_UpdateWindowSurface(window) == 0 else {
+      throw LiveWindowError("cannot show the frame: \(LiveWindow.sdlError())")
+    }
+    return now()
+  }
+
+  /// True for 32-bit surface formats laid out as Cairo's ARGB32 words (ARGB8888, xRGB8888).
+  private static func isARGBLayout(_ format: UInt32) -> Bool {
+    format == SDL_PIXELFORMAT_ARGB8888.rawValue || format == SDL_PIXELFORMAT_RGB888.rawValue
+  }
+
+  /// The canvas to draw the next frame on. With the window-surface presenter and a 32-bit
+  /// xRGB or ARGB surface (the usual X11 visual) it is the window's surface itself: the frame
+  /// is drawn in place and presenting copies nothing. Otherwise `current` while its size is
+  /// ``drawableSize``, else a new canvas.
+  ///
+  /// - Parameter current: The canvas of the previous frame, or `nil`.
+  /// - Returns: The canvas.
+  /// - Throws: ``LiveWindowError`` when no canvas can be made.
+  public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
+    if renderer == nil, let surface = SDL_GetWindowSurface(window),
+      let format = surface.pointee.format, let pixels = surface.pointee.pixels,
+      LiveWindow.isARGBLayout(format.pointee.format)
+    {
+      let w = Int(surface.pointee.w)
+      let h = Int(surface.pointee.h)
+      let pitch = Int(surface.pointee.pitch)
+      if let current, current.baseAddress == UnsafeRawPointer(pixels), current.width == w,
+        current.height == h, current.bytesPerRow == pitch
+      {
+        return current
+      }
+      return try LiveCanvas(unownedBytes: pixels, width: w, height: h, bytesPerRow: pitch)
+    }
+    let size = drawableSize
+    if let current, current.baseAddress == nil, current.width == max(1, size.width),
+      current.height == max(1, size.height)
+    {
+      return current
+    }
+    return try LiveCanvas(width: max(1, size.width), height: max(1, size.height))
+  }
+
+  /// Shows a frame drawn on a canvas (see ``present(pixels:width:height:bytesPerRow:readBack:)``);
+  /// a canvas from ``canvas(reusing:)`` that is the window's surface is shown without a copy.
+  ///
+  /// - Parameters:
+  ///   - canvas: The frame.
+  ///   - readBack: Receives the displayed pixels before the present.
+  /// - Returns: The present time, seconds.
+  /// - Throws: ``LiveWindowError`` when SDL fails.
+  public func present(
+    _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    if renderer == nil, let base = canvas.baseAddress {
+      canvas.image.flush()
+      return try presentOnSurface(
+        base, width: canvas.width, height: canvas.height, bytesPerRow: canvas.bytesPerRow,
+        inPlace: true, readBack: readBack)
+    }
+    return try canvas.withUnsafeBytes { bytes in
+      try present(
+        pixels: bytes, width: canvas.width, height: canvas.height,
+        bytesPerRow: canvas.bytesPerRow, readBack: readBack)
+    }
+  }
+
   /// Waits without busy-looping, for frame-rate caps.
   ///
   /// - Parameter seconds: How long, seconds (nothing happens for zero or less).
   public func wait(seconds: Double) {
     guard seconds > 0 else { return }
-    SDL_Delay(UInt32(min(seconds, 1) * 1000))
+    let s = min(seconds, 1)
+    var request = timespec(tv_sec: 0, tv_nsec: Int(s * 1e9))
+    if s >= 1 { request = timespec(tv_sec: 1, tv_nsec: 0) }
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
   }
 
   private static func key(_ sym: SDL_Keycode) -> LiveKey? {

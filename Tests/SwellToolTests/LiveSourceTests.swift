@@ -10,7 +10,7 @@ import Testing
 @Suite("swell live: sensor source options")
 struct LiveSourceTests {
   @Test(
-    "usage: sensor options need a sensor source; --loop needs a recording",
+    "usage: sensor options need a sensor source; --loop needs a recording; --renderer is one of three, for a window",
     arguments: [
       ["live", "waterwave", "--listen", "0.0.0.0"],
       ["live", "waterwave", "--motion", "mouse", "--sysfs-root", "/x"],
@@ -20,6 +20,8 @@ struct LiveSourceTests {
       ["live", "waterwave", "--motion", "iio", "--mode", "fast"],
       ["live", "waterwave", "--motion", "keyboard", "--loop"],
       ["live", "waterwave", "--motion", "udp:5555", "--reference-frame", "north"],
+      ["live", "waterwave", "--renderer", "vulkan"],
+      ["live", "waterwave", "--renderer", "software", "--terminal"],
     ])
   func usage(arguments: [String]) async throws {
     let r = try await LiveTool.run(arguments)

@@ -7,15 +7,15 @@ import SwellRender
 import SwellScenes
 import SwellWaves
 
-/// `swell live SCENE`: shows a scene live in an SDL window paced by vsync (or in the terminal),
-/// driven by motion from the keyboard, the mouse, a recording or a sensor.
+/// `swell live SCENE`: shows a scene live in an SDL window paced at the display's refresh rate
+/// (or in the terminal), driven by motion from the keyboard, the mouse, a recording or a sensor.
 struct LiveCommand: ToolCommand {
   static let spec = CommandSpec(
     "live", summary: "show a scene live in a window or the terminal, driven by motion",
     arguments: [ArgumentSpec("SCENE|FILE.json")],
     discussion: """
       Shows a scene (built-in: \(SharedOptions.sceneNames); or a scene file, docs/scenes.md) \
-      live in an SDL window paced by the display's vertical sync, or in the terminal with \
+      live in an SDL window paced at the display's refresh rate, or in the terminal with \
       --terminal. Frames are drawn by the same renderer as `swell render`.
       """,
     groups: [
@@ -35,6 +35,12 @@ struct LiveCommand: ToolCommand {
           OptionSpec(
             "--loop", help: "replay the recording (or script) from the start when it ends"),
           OptionSpec("--terminal", help: "draw in this terminal with true-colour half blocks"),
+          OptionSpec(
+            "--renderer", kind: .value("KIND"),
+            help: """
+              how frames reach the window: auto (default): OpenGL on a GPU, the window's own \
+              surface when OpenGL is a software rasterizer (Xvfb, a VM); opengl; software
+              """),
           OptionSpec(
             "--fps", kind: .value("N"),
             help: "frame-rate cap (default: the display's refresh rate; 30 in a terminal)"),
@@ -76,6 +82,7 @@ struct LiveCommand: ToolCommand {
     let hud = arguments.flag("--hud")
     let loop = arguments.flag("--loop")
     let fps = try arguments.positiveNumber("--fps")
+    let rendererName = arguments.option("--renderer")
     let frames = try arguments.wholeNumber("--frames", in: 1...Int(Int32.max))
     let screenshotAt = try arguments.number("--screenshot-at", in: 0...1e9)
     let screenshotPath = arguments.option("--screenshot")
@@ -100,6 +107,16 @@ struct LiveCommand: ToolCommand {
       }
       sources.referenceFrame = f
     }
+    var presenter = LiveWindow.Presenter.automatic
+    if let rendererName {
+      guard let p = LiveWindow.Presenter(rawValue: rendererName) else {
+        throw UsageError(
+          "unknown --renderer '\(rendererName)'; expected one of "
+            + LiveWindow.Presenter.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      guard !terminal else { throw UsageError("--renderer applies to a window, not --terminal") }
+      presenter = p
+    }
     let sensor = LiveSourceOptions.isSensor(motionSpec)
     let sensorOptions =
       sources.sysfsRoot != nil || sources.devRoot != nil || sources.mode != nil
@@ -121,6 +138,7 @@ struct LiveCommand: ToolCommand {
 
     var session = LiveSession(scene: scene, motion: feed, title: "swell live \(scene.name)")
     session.terminal = terminal
+    session.presenter = presenter
     session.traceOut = traceOut
     session.options.framesPerSecondCap = fps ?? (terminal ? 30 : nil)
     session.options.frameLimit = frames
