@@ -37,7 +37,10 @@ let package = Package(
 
     // MARK: Pure modules
     .target(name: "SwellGeometry"),
-    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "CZlib"]),
+    // Output paths, atomic replacement and the registry of unfinished files, shared by the
+    // motion writers and the renderer's sinks (package access only: no public API).
+    .target(name: "SwellFiles"),
+    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellFiles", "CZlib"]),
     .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
@@ -48,7 +51,9 @@ let package = Package(
     // MARK: Platform modules
     .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
-    .target(name: "SwellRender", dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo"]),
+    .target(
+      name: "SwellRender",
+      dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles"]),
     .target(
       name: "SwellLive",
       dependencies: [

@@ -43,21 +43,22 @@ package enum RenderBenchmark: Benchmark {
     // The live window's way: one reused image, drawn on one thread and in bands on every core.
     let image = try? ImageSurface(pixelWidth: 1170, pixelHeight: 2532)
     let placement = FramePlacement(scale: scene.scale)
+    /// Milliseconds per frame drawn by `draw` into the reused image.
+    func reusedImageMs(_ draw: (ImageSurface) throws -> Void) -> [Double] {
+      measureSeconds(repetitions: reps) {
+        guard let image, (try? draw(image)) != nil else { return 0 }
+        return Double(image.pixel(x: 585, y: 2000)?.blue ?? 0)
+      }.map { $0 * 1000 }
+    }
     progress("render: one thread, reused image")
-    let frameMs = measureSeconds(repetitions: reps) {
-      guard let image else { return 0 }
-      try? renderer.drawFrame(
-        tree, background: scene.background, placement: placement, into: image)
-      return Double(image.pixel(x: 585, y: 2000)?.blue ?? 0)
-    }.map { $0 * 1000 }
+    let frameMs = reusedImageMs {
+      try renderer.drawFrame(tree, background: scene.background, placement: placement, into: $0)
+    }
     let banded = BandedFrameRenderer()
     progress("render: \(banded.bandCount) bands, reused image")
-    let bandedMs = measureSeconds(repetitions: reps) {
-      guard let image else { return 0 }
-      try? banded.drawFrame(
-        tree, background: scene.background, placement: placement, into: image)
-      return Double(image.pixel(x: 585, y: 2000)?.blue ?? 0)
-    }.map { $0 * 1000 }
+    let bandedMs = reusedImageMs {
+      try banded.drawFrame(tree, background: scene.background, placement: placement, into: $0)
+    }
 
     progress("render: Cairo baseline")
     let waves = Self.waves(in: tree)

@@ -1,4 +1,5 @@
 import Foundation
+import SwellFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +31,7 @@ public enum AtomicWrite {
   /// Removes the temporary files of every write in progress in this process (for a signal
   /// handler: an interrupted run leaves no hidden `.NAME.tmp-N` behind). Safe to call from any
   /// thread; the writers' later calls fail.
-  public static func removeUnfinishedFiles() { UnfinishedFiles.removeAll() }
+  public static func removeUnfinishedFiles() { UnfinishedOutputs.removeAll() }
 }
 
 /// Shortest text that reads back as the same `Double` (Swift's round-trip formatting), with
@@ -64,9 +65,19 @@ public final class AtomicFileWriter {
     self.url = url
     let given = url.relativePath == "-" ? "-" : url.path
     shownPath = given == "-" ? "standard output" : given
-    let destination = try OutputDestination.resolve(given)
+    let destination: OutputDestination
+    do {
+      destination = try OutputDestination.resolve(given)
+    } catch {
+      throw RecordingError(file: shownPath, message: "cannot write: it is a folder")
+    }
     guard case .replace(let path) = destination else {
-      descriptor = try destination.openStream(shownPath: shownPath)
+      let fd = destination.openStream()
+      guard fd >= 0 else {
+        throw RecordingError(
+          file: shownPath, message: "cannot write: \(String(cString: strerror(errno)))")
+      }
+      descriptor = fd
       rename = nil
       return
     }
@@ -86,7 +97,7 @@ public final class AtomicFileWriter {
       throw RecordingError(
         file: shownPath, message: "cannot write: \(String(cString: strerror(errno)))")
     }
-    UnfinishedFiles.insert(temporary)
+    UnfinishedOutputs.insert(temporary)
     descriptor = fd
     rename = (temporary, path)
     buffer.reserveCapacity(Self.blockSize + 4096)
@@ -150,7 +161,7 @@ public final class AtomicFileWriter {
       }
       return
     }
-    defer { UnfinishedFiles.remove(rename.temporary) }
+    defer { UnfinishedOutputs.remove(rename.temporary) }
     guard closed == 0 else {
       unlink(rename.temporary)
       throw RecordingError(
@@ -173,7 +184,7 @@ public final class AtomicFileWriter {
     descriptor = -1
     if let rename {
       unlink(rename.temporary)
-      UnfinishedFiles.remove(rename.temporary)
+      UnfinishedOutputs.remove(rename.temporary)
     }
   }
 }

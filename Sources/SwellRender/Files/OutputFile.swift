@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SwellFiles
 
 /// An output file written under a temporary name in its destination folder and renamed into
 /// place by ``commit()``, so an interrupted or failed run never leaves a partial file.
@@ -7,7 +7,7 @@ import Synchronization
 /// Creating one checks that the folder exists and is writable (by creating the temporary file).
 /// If the value is dropped without a commit, the temporary file is removed.
 ///
-/// Special destinations are written, never replaced (``OutputTarget``): for `-` (standard
+/// Special destinations are written, never replaced (`OutputDestination`): for `-` (standard
 /// output), a FIFO, a character device or a symbolic link to one, the output is spooled to a
 /// temporary file in the system's temporary folder (ffmpeg needs a seekable file for MP4) and
 /// copied into the destination by ``commit()``; a symbolic link to a regular file keeps the link
@@ -18,7 +18,7 @@ final class OutputFile {
   /// The temporary path (in the destination's folder, or the spool), renamed to or copied into
   /// the destination on commit.
   let temporaryPath: String
-  private let target: OutputTarget
+  private let target: OutputDestination
   private var descriptor: Int32
   private var isFinished = false
 
@@ -29,7 +29,11 @@ final class OutputFile {
   ///   folder or not writable.
   init(path: String) throws(RenderError) {
     self.path = path
-    target = try OutputTarget.resolve(path)
+    do {
+      target = try OutputDestination.resolve(path)
+    } catch {
+      throw RenderError(.unwritableOutput, path: path, reason: "the output path names a folder")
+    }
     let token = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     switch target {
     case .replace(let destination):
@@ -61,7 +65,7 @@ final class OutputFile {
       throw RenderError(
         .unwritableOutput, path: path, reason: "cannot create a file in '\(folder)': \(reason)")
     }
-    OutputFiles.insert(temporaryPath)
+    UnfinishedOutputs.insert(temporaryPath)
   }
 
   deinit { discard() }
@@ -70,12 +74,7 @@ final class OutputFile {
   ///
   /// - Parameter path: The path.
   /// - Returns: The folder and the file name.
-  static func split(_ path: String) -> (folder: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-    let folder = String(path[..<slash])
-    let name = String(path[path.index(after: slash)...])
-    return (folder.isEmpty ? "/" : folder, name)
-  }
+  static func split(_ path: String) -> (folder: String, name: String) { splitPath(path) }
 
   /// Appends bytes to the temporary file.
   ///
@@ -86,26 +85,10 @@ final class OutputFile {
       if bytes.isEmpty { return }
       throw RenderError(.invalidState, path: path, reason: "the file is already closed")
     }
-    let code = OutputFile.writeAll(descriptor, bytes)
+    let code = SwellFiles.writeAll(descriptor, bytes)
     if code != 0 {
       throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(code)))
     }
-  }
-
-  /// Writes every byte, retrying interrupted writes; 0 or the `errno`.
-  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-    guard var base = bytes.baseAddress else { return 0 }
-    var remaining = bytes.count
-    while remaining > 0 {
-      let n = Foundation.write(fd, base, remaining)
-      if n < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      remaining -= n
-      base += n
-    }
-    return 0
   }
 
   /// Appends data to the temporary file.
@@ -165,7 +148,7 @@ final class OutputFile {
       }
       unlink(temporaryPath)
     }
-    OutputFiles.remove(temporaryPath)
+    UnfinishedOutputs.remove(temporaryPath)
     isFinished = true
   }
 
@@ -176,7 +159,10 @@ final class OutputFile {
       throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(errno)))
     }
     defer { close(source) }
-    let destination = try target.openStream(path: path)
+    let destination = target.openStream()
+    guard destination >= 0 else {
+      throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(errno)))
+    }
     defer { close(destination) }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -187,7 +173,7 @@ final class OutputFile {
       }
       if n == 0 { return }
       let code = buffer.withUnsafeBytes {
-        OutputFile.writeAll(destination, .init(rebasing: $0[0..<n]))
+        SwellFiles.writeAll(destination, .init(rebasing: $0[0..<n]))
       }
       if code != 0 {
         throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(code)))
@@ -204,117 +190,16 @@ final class OutputFile {
       descriptor = -1
     }
     unlink(temporaryPath)
-    OutputFiles.remove(temporaryPath)
-  }
-}
-
-/// Where an output path really leads (`docs/limits.md`, "Outputs"): `-` is standard output; a
-/// FIFO, a character device or a socket, or a symbolic link to one, is written in place; a link
-/// under `/dev` or `/proc` to a regular file (`/dev/stdout` redirected to a file) is truncated and
-/// written in place; a symbolic link to a regular file keeps the link and its target is replaced;
-/// anything else is replaced atomically.
-enum OutputTarget: Equatable {
-  /// This process's standard output.
-  case standardOutput
-  /// A special file written in place; `truncate` for a regular file reached through `/dev` or
-  /// `/proc`.
-  case stream(path: String, truncate: Bool)
-  /// A regular file (or a new one) replaced atomically at this path.
-  case replace(path: String)
-
-  /// Decides where `path` leads.
-  ///
-  /// - Parameter path: The output path as given.
-  /// - Returns: The destination.
-  /// - Throws: ``RenderError`` when the path names a folder.
-  static func resolve(_ path: String) throws(RenderError) -> OutputTarget {
-    if path == "-" { return .standardOutput }
-    var link = stat()
-    guard lstat(path, &link) == 0 else { return .replace(path: path) }
-    switch link.st_mode & S_IFMT {
-    case S_IFREG: return .replace(path: path)
-    case S_IFDIR:
-      throw RenderError(.unwritableOutput, path: path, reason: "the output path names a folder")
-    case S_IFLNK: break
-    default: return .stream(path: path, truncate: false)
-    }
-    var target = stat()
-    guard stat(path, &target) == 0 else {
-      return .replace(path: danglingTarget(of: path) ?? path)
-    }
-    switch target.st_mode & S_IFMT {
-    case S_IFDIR:
-      throw RenderError(.unwritableOutput, path: path, reason: "the output path names a folder")
-    case S_IFREG:
-      if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
-        return .stream(path: path, truncate: true)
-      }
-      guard let real = realpath(path, nil) else { return .replace(path: path) }
-      defer { free(real) }
-      return .replace(path: String(cString: real))
-    default: return .stream(path: path, truncate: false)
-    }
-  }
-
-  private static func danglingTarget(of path: String) -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let n = readlink(path, &buffer, buffer.count - 1)
-    guard n > 0 else { return nil }
-    let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if target.hasPrefix("/") { return target }
-    let folder = OutputFile.split(path).folder
-    return folder + "/" + target
-  }
-
-  /// Opens a stream destination for writing.
-  func openStream(path shown: String) throws(RenderError) -> Int32 {
-    let fd: Int32
-    switch self {
-    case .standardOutput: fd = fcntl(1, F_DUPFD_CLOEXEC, 3)
-    case .stream(let path, let truncate):
-      fd = open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0))
-    case .replace: fd = -1
-    }
-    guard fd >= 0 else {
-      throw RenderError(.writeFailed, path: shown, reason: String(cString: strerror(errno)))
-    }
-    return fd
+    UnfinishedOutputs.remove(temporaryPath)
   }
 }
 
 /// The temporary files of the outputs this process is writing, and the encoder processes
 /// writing them.
 public enum OutputFiles {
-  private static let paths = Mutex<Set<String>>([])
-  private static let encoders = Mutex<Set<Int32>>([])
-
-  static func insert(_ path: String) { _ = paths.withLock { $0.insert(path) } }
-
-  static func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
-
-  /// Records an encoder process (ffmpeg) writing a temporary file.
-  static func insertEncoder(_ pid: Int32) { _ = encoders.withLock { $0.insert(pid) } }
-
-  /// Forgets an encoder process that ended.
-  static func removeEncoder(_ pid: Int32) { _ = encoders.withLock { $0.remove(pid) } }
-
   /// Removes the temporary file of every output in progress in this process (for a signal
   /// handler: an interrupted render leaves no hidden `.NAME.swell-PID-*.tmp` behind), after
   /// killing the encoder processes writing them. Safe to call from any thread; the sinks' later
-  /// writes fail.
-  public static func removeUnfinishedFiles() {
-    // Encoders first, so none creates its file again after it is removed.
-    for pid in encoders.withLock({ e in
-      defer { e.removeAll() }
-      return e
-    }) {
-      kill(pid, SIGKILL)
-    }
-    for path in paths.withLock({ p in
-      defer { p.removeAll() }
-      return p
-    }) {
-      unlink(path)
-    }
-  }
+  /// writes fail. (The same registry holds the temporary files of SwellMotion's writers.)
+  public static func removeUnfinishedFiles() { UnfinishedOutputs.removeAll() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SwellCairo
+import SwellFiles
 import Synchronization
 
 /// Collects the tail of a child process's standard error on a background thread.
@@ -132,7 +133,7 @@ public final class VideoSink: FrameSink {
         reason:
           "cannot start ffmpeg '\(executable)' (\(error)); install the Debian package 'ffmpeg'")
     }
-    OutputFiles.insertEncoder(process.processIdentifier)
+    UnfinishedOutputs.insertEncoder(process.processIdentifier)
     // The child has its copies; close ours so EOF is seen when the child exits.
     try? input.fileHandleForReading.close()
     try? errorPipe.fileHandleForWriting.close()
@@ -167,10 +168,13 @@ public final class VideoSink: FrameSink {
     guard let base = frame.bytes.baseAddress else { return }
     var failure: Int32 = 0
     if frame.bytesPerRow == rowBytes {
-      failure = Self.writeAll(descriptor, base, rowBytes * frame.pixelHeight)
+      failure = writeAll(
+        descriptor, UnsafeRawBufferPointer(start: base, count: rowBytes * frame.pixelHeight))
     } else {
       for row in 0..<frame.pixelHeight where failure == 0 {
-        failure = Self.writeAll(descriptor, base + row * frame.bytesPerRow, rowBytes)
+        failure = writeAll(
+          descriptor,
+          UnsafeRawBufferPointer(start: base + row * frame.bytesPerRow, count: rowBytes))
       }
     }
     guard failure == 0 else {
@@ -179,22 +183,6 @@ public final class VideoSink: FrameSink {
       throw error
     }
     frameCount += 1
-  }
-
-  /// Writes every byte, retrying interrupted writes; returns 0 or the errno.
-  private static func writeAll(_ fd: Int32, _ start: UnsafeRawPointer, _ count: Int) -> Int32 {
-    var pointer = start
-    var remaining = count
-    while remaining > 0 {
-      let n = Foundation.write(fd, pointer, remaining)
-      if n < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      remaining -= n
-      pointer += n
-    }
-    return 0
   }
 
   /// Ends the stream, waits for the encoder and moves the video into place.
@@ -209,7 +197,7 @@ public final class VideoSink: FrameSink {
     }
     try? session.input.fileHandleForWriting.close()
     session.process.waitUntilExit()
-    OutputFiles.removeEncoder(session.process.processIdentifier)
+    UnfinishedOutputs.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
     self.session = nil
     let process = session.process
@@ -258,7 +246,7 @@ public final class VideoSink: FrameSink {
     try? session.input.fileHandleForWriting.close()
     if terminate, session.process.isRunning { session.process.terminate() }
     session.process.waitUntilExit()
-    OutputFiles.removeEncoder(session.process.processIdentifier)
+    UnfinishedOutputs.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
     session.file.discard()
     let detail = Self.describe(session.process, tail: tail)
