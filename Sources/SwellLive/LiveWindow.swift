@@ -49,8 +49,9 @@ public final class LiveWindow {
   private var textureSize = (width: 0, height: 0)
   private let counterFrequency: Double
   private let counterOrigin: UInt64
-  /// The index of the last refresh tick a window-surface present was shown at.
-  private var lastTick: Int64 = -1
+  /// The index of the last refresh tick a window-surface present was shown at (tick `k` is
+  /// `k / refreshRate` seconds on ``now()``), -1 before the first.
+  private(set) var lastTick: Int64 = -1
   /// True when presents are paced at the refresh rate: by the display's vertical sync (OpenGL)
   /// or by the window-surface presenter's timer.
   public let isVsynced: Bool

@@ -266,15 +266,24 @@ struct LiveWindowTests {
     let period = 1 / window.refreshRate
     let canvas = try window.canvas(reusing: nil)
     canvas.fill(Color(red: 1, green: 0, blue: 0))
-    var last = try window.present(canvas, readBack: nil)
+    _ = try window.present(canvas, readBack: nil)
     for _ in 0..<5 {
-      // Ready 1.5 periods after the last present: the tick after it has passed, so the frame
-      // goes out at the one after (as with vsync), never at once.
-      window.wait(seconds: 1.5 * period)
-      let t = try window.present(canvas, readBack: nil)
-      #expect(t - last >= 2 * period - 0.002, "\(t - last) s after the previous present")
-      last = t
+      // Ready half a period after the tick that follows the last one shown: that tick has
+      // passed, so the frame goes out at the one after (as with vsync), never at once.
+      let shown = window.lastTick
+      window.wait(seconds: Double(shown) * period + 1.5 * period - window.now())
+      let ready = window.now()
+      _ = try window.present(canvas, readBack: nil)
+      #expect(window.lastTick >= shown + 2, "tick \(window.lastTick) after \(shown)")
+      #expect(Double(window.lastTick) * period >= ready, "shown at a tick before it was ready")
     }
+    // Back to back, frames go out one tick apart at most once each: never two on one tick.
+    var ticks: [Int64] = []
+    for _ in 0..<5 {
+      _ = try window.present(canvas, readBack: nil)
+      ticks.append(window.lastTick)
+    }
+    #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $1 > $0 }, "\(ticks)")
   }
 
   @Test("a resized window hands out a new canvas of the new size; frames on it read back")
