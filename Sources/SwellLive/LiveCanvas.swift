@@ -65,6 +65,25 @@ public final class LiveCanvas {
     baseAddress = UnsafeRawPointer(bytes)
   }
 
+  /// `current` when it owns its pixels and has `size` (at least 1 × 1), else a new canvas of
+  /// that size: what a display hands its loop when it has no memory of its own to offer.
+  ///
+  /// - Parameters:
+  ///   - current: The canvas of the previous frame, or `nil`.
+  ///   - size: The frame size, pixels.
+  /// - Returns: The canvas.
+  /// - Throws: ``LiveWindowError`` when the size cannot be allocated.
+  public static func owned(
+    reusing current: LiveCanvas?, size: (width: Int, height: Int)
+  ) throws(LiveWindowError) -> LiveCanvas {
+    let width = max(1, size.width)
+    let height = max(1, size.height)
+    if let current, current.baseAddress == nil, current.width == width, current.height == height {
+      return current
+    }
+    return try LiveCanvas(width: width, height: height)
+  }
+
   /// The first byte of the pixels when the canvas does not own them (see
   /// ``init(unownedBytes:width:height:bytesPerRow:)``), else `nil`.
   public private(set) var baseAddress: UnsafeRawPointer?

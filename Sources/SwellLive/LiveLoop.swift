@@ -53,11 +53,7 @@ extension LiveDisplay {
   /// - Returns: The canvas.
   /// - Throws: ``LiveWindowError`` when the size cannot be allocated.
   public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
-    let size = frameSize
-    if let current, current.width == max(1, size.width), current.height == max(1, size.height) {
-      return current
-    }
-    return try LiveCanvas(width: max(1, size.width), height: max(1, size.height))
+    try LiveCanvas.owned(reusing: current, size: frameSize)
   }
 }
 
@@ -67,7 +63,6 @@ extension LiveWindow: LiveDisplay {
 
   /// `sdl` with the video and render drivers.
   public var displayName: String { "sdl \(videoDriverName)/\(rendererName)" }
-
 }
 
 /// What a live loop shows: it renders a frame for a display-link frame and reacts to the

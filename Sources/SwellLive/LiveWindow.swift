@@ -415,11 +415,10 @@ public final class LiveWindow {
     let w = min(width, sw)
     let h = min(height, sh)
     let pixelFormat = format.pointee.format
-    let drawnInPlace = inPlace && base == UnsafeRawPointer(target)
-    if inPlace && !drawnInPlace {
-      SDL_FillRect(surface, nil, SDL_MapRGB(format, 0, 0, 0))
-    } else if w < sw || h < sh {
-      // A frame smaller than the window (just after a resize): black around it.
+    // Black where no frame pixel lands: a stale in-place frame (not read), or a frame smaller
+    // than the window just after a resize.
+    let stale = inPlace && base != UnsafeRawPointer(target)
+    if stale || (!inPlace && (w < sw || h < sh)) {
       SDL_FillRect(surface, nil, SDL_MapRGB(format, 0, 0, 0))
     }
     if inPlace {
@@ -492,13 +491,7 @@ public final class LiveWindow {
       }
       return try LiveCanvas(unownedBytes: pixels, width: w, height: h, bytesPerRow: pitch)
     }
-    let size = drawableSize
-    if let current, current.baseAddress == nil, current.width == max(1, size.width),
-      current.height == max(1, size.height)
-    {
-      return current
-    }
-    return try LiveCanvas(width: max(1, size.width), height: max(1, size.height))
+    return try LiveCanvas.owned(reusing: current, size: drawableSize)
   }
 
   /// Shows a frame drawn on a canvas (see ``present(pixels:width:height:bytesPerRow:readBack:)``);
