@@ -11,6 +11,7 @@ let package = Package(
   products: [
     // MARK: Public API: one library per module, and the umbrella that imports them all
     .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
+    .library(name: "SwellTime", targets: ["SwellTime"]),
     .library(name: "SwellMotion", targets: ["SwellMotion"]),
     .library(name: "SwellSensors", targets: ["SwellSensors"]),
     .library(name: "SwellLayers", targets: ["SwellLayers"]),
@@ -37,10 +38,13 @@ let package = Package(
 
     // MARK: Pure modules
     .target(name: "SwellGeometry"),
+    // The one injected clock type: monotonic seconds, and a manual clock for tests.
+    .target(name: "SwellTime"),
     // Output paths, atomic replacement and the registry of unfinished files, shared by the
     // motion writers and the renderer's sinks (package access only: no public API).
     .target(name: "SwellFiles"),
-    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellFiles", "CZlib"]),
+    .target(
+      name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles", "CZlib"]),
     .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
@@ -65,7 +69,7 @@ let package = Package(
     .target(
       name: "Swell",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
         "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellLive",
       ]),
 
@@ -112,6 +116,7 @@ let package = Package(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
+    .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
     .testTarget(
       name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
       exclude: ["Fixtures"]),

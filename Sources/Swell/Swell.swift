@@ -9,4 +9,5 @@
 @_exported import SwellRender
 @_exported import SwellScenes
 @_exported import SwellSensors
+@_exported import SwellTime
 @_exported import SwellWaves
