@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "SwellCairo", targets: ["SwellCairo"]),
     .library(name: "SwellRender", targets: ["SwellRender"]),
     .library(name: "SwellScenes", targets: ["SwellScenes"]),
+    .library(name: "SwellPlayback", targets: ["SwellPlayback"]),
     .library(name: "SwellLive", targets: ["SwellLive"]),
     .library(name: "Swell", targets: ["Swell"]),
     .executable(name: "swell", targets: ["swell"]),
@@ -54,11 +55,18 @@ let package = Package(
     .target(
       name: "SwellRender",
       dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles"]),
+    // Headless playback: the scene player (drawing into caller-owned pixels), offline export
+    // and trace; no window, no SDL.
+    .target(
+      name: "SwellPlayback",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
+      ]),
     .target(
       name: "SwellLive",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
-        "CSDL2",
+        "SwellPlayback", "CSDL2",
       ]),
 
     // MARK: The umbrella module
@@ -66,7 +74,7 @@ let package = Package(
       name: "Swell",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellLive",
+        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
     // MARK: The command-line tool
@@ -81,7 +89,7 @@ let package = Package(
       name: "SwellTool",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
+        "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellBenchmarks",
         "SwellCommandLine",
       ],
       resources: [.copy("Resources")]),
@@ -123,6 +131,8 @@ let package = Package(
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
     .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
