@@ -15,8 +15,8 @@ import SwellScenes
 ///
 /// The player owns no window and no loop: the host advances it, either with display-link frames
 /// (``render(_:into:force:)``, ``idle(_:)``) or with timestamps it chooses (``advance(toTimestamp:)``),
-/// and draws when it likes (``draw(at:into:)``, ``draw(at:in:pixelWidth:pixelHeight:)``,
-/// ``draw(at:pixels:width:height:bytesPerRow:)``). Use one player from one thread.
+/// and draws when it likes (``draw(at:into:)-(_,ImageSurface)``, ``draw(at:in:pixelWidth:pixelHeight:)``,
+/// ``draw(at:into:)-(_,PixelBuffer)``). Use one player from one thread.
 public final class ScenePlayer {
   /// The scene.
   public var scene: any Scene { driver.scene }
@@ -254,7 +254,7 @@ public final class ScenePlayer {
 
   /// Draws the scene's presentation at `time` into a Cairo context the caller owns (a GTK
   /// drawing area's), whose target is `pixelWidth × pixelHeight` device units, placed and laid
-  /// out as ``draw(at:into:)`` places it in an image of that size. The context's state is
+  /// out as ``draw(at:into:)-(_,ImageSurface)`` places it in an image of that size. The context's state is
   /// restored afterwards.
   ///
   /// - Parameters:
@@ -275,31 +275,15 @@ public final class ScenePlayer {
   }
 
   /// Draws the scene's presentation at `time` into a pixel buffer the caller owns, as
-  /// ``draw(at:into:)`` does.
+  /// ``draw(at:into:)-(_,ImageSurface)`` draws into an image.
   ///
   /// - Parameters:
   ///   - time: Scene seconds.
-  ///   - pixels: The first byte of the top row: native-endian `0xAARRGGBB` words, premultiplied
-  ///     alpha (Cairo's `CAIRO_FORMAT_ARGB32`). The memory must stay valid for the call.
-  ///   - width: Pixels, 1...32767.
-  ///   - height: Pixels, 1...32767.
-  ///   - bytesPerRow: The row stride, bytes: a multiple of 4, at least `4 × width`.
+  ///   - buffer: The pixels.
   /// - Throws: `RenderError` for a size or stride the renderer cannot use, or when drawing
   ///   fails.
-  public func draw(
-    at time: Double, pixels: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int
-  ) throws(RenderError) {
-    let image: ImageSurface
-    do {
-      image = try ImageSurface(
-        unownedBytes: pixels, pixelWidth: width, pixelHeight: height, bytesPerRow: bytesPerRow)
-    } catch {
-      throw RenderError(
-        .invalidFrame,
-        reason:
-          "cannot draw on a \(width)×\(height) buffer of \(bytesPerRow) bytes a row (\(error))")
-    }
-    try draw(at: time, into: image)
+  public func draw(at time: Double, into buffer: PixelBuffer) throws(RenderError) {
+    try buffer.withImage { (image) throws(RenderError) in try draw(at: time, into: image) }
   }
 
   private func draw(_ tree: Layer, into image: ImageSurface) throws(RenderError) {

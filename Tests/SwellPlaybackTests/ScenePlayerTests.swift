@@ -1,5 +1,6 @@
 import Foundation
 import SwellCairo
+import SwellGeometry
 import SwellLayers
 import SwellMotion
 import SwellPlayback
@@ -62,7 +63,8 @@ struct ScenePlayerTests {
     var bytes = [UInt8](repeating: 0xAB, count: stride * h)
     try bytes.withUnsafeMutableBytes { buffer in
       let base = try #require(buffer.baseAddress)
-      try player.draw(at: time, pixels: base, width: w, height: h, bytesPerRow: stride)
+      try player.draw(
+        at: time, into: PixelBuffer(baseAddress: base, width: w, height: h, bytesPerRow: stride))
     }
     let fromBuffer = try ImageSurface(pixelWidth: w, pixelHeight: h)
     fromBuffer.withUnsafeMutableBytes { dst in
@@ -142,5 +144,24 @@ struct ScenePlayerTests {
     #expect(abs(roll - 15 * .pi / 180) < 0.01 * 15 * .pi / 180, "roll \(roll)")
     let tilt = try #require(scene.traceValue("water.transform.rotation.z", at: 1))
     #expect(abs(tilt) > 0.1, "the water tilts: \(tilt)")
+  }
+
+  @Test("a layer tree drawn into a caller's buffer has the pixels of the renderer's own image")
+  func layerTreeIntoBuffer() throws {
+    let root = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 30, height: 20))
+    let square = Layer(name: nil, frame: Rect(x: 5, y: 4, width: 10, height: 8))
+    square.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
+    root.addSublayer(square)
+    let expected = try LayerRenderer().render(
+      root, size: Size(width: 30, height: 20), scale: 2, background: .white)
+    let stride = 4 * 60 + 8
+    var bytes = [UInt8](repeating: 0, count: stride * 40)
+    try bytes.withUnsafeMutableBytes { buffer in
+      let base = try #require(buffer.baseAddress)
+      let pixels = PixelBuffer(baseAddress: base, width: 60, height: 40, bytesPerRow: stride)
+      try pixels.draw(root, background: .white, placement: FramePlacement(scale: 2))
+      try pixels.withImage { image in #expect(differingPixels(image, expected) == 0) }
+    }
+    #expect(bytes[4 * 60] == 0, "the padding is untouched")
   }
 }
