@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "SwellCairo", targets: ["SwellCairo"]),
     .library(name: "SwellRender", targets: ["SwellRender"]),
     .library(name: "SwellScenes", targets: ["SwellScenes"]),
+    .library(name: "SwellPlayback", targets: ["SwellPlayback"]),
     .library(name: "SwellLive", targets: ["SwellLive"]),
     .library(name: "Swell", targets: ["Swell"]),
     .executable(name: "swell", targets: ["swell"]),
@@ -58,11 +59,18 @@ let package = Package(
     .target(
       name: "SwellRender",
       dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles"]),
+    // Headless playback: the scene player (drawing into caller-owned pixels), offline export
+    // and trace; no window, no SDL.
+    .target(
+      name: "SwellPlayback",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
+      ]),
     .target(
       name: "SwellLive",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
-        "CSDL2",
+        "SwellPlayback", "CSDL2",
       ]),
 
     // MARK: The umbrella module
@@ -70,7 +78,7 @@ let package = Package(
       name: "Swell",
       dependencies: [
         "SwellGeometry", "SwellTime", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellLive",
+        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
     // MARK: The command-line tool
@@ -85,7 +93,7 @@ let package = Package(
       name: "SwellTool",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
+        "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellBenchmarks",
         "SwellCommandLine",
       ],
       resources: [.copy("Resources")]),
@@ -128,6 +136,8 @@ let package = Package(
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
     .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),

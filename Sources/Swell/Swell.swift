@@ -6,6 +6,7 @@
 @_exported import SwellLayers
 @_exported import SwellLive
 @_exported import SwellMotion
+@_exported import SwellPlayback
 @_exported import SwellRender
 @_exported import SwellScenes
 @_exported import SwellSensors

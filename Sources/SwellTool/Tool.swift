@@ -105,7 +105,7 @@ public enum SwellTool {
       console.err("swell \(name): \(errorLine(e.message))\n")
       return ExitCode.usage
     } catch {
-      console.err("swell \(name): \(errorLine("\(error)"))\n")
+      console.err("swell \(name): \(errorLine(toolMessage(error)))\n")
       return ExitCode.failure
     }
   }

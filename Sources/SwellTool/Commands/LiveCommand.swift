@@ -161,7 +161,7 @@ struct LiveCommand: ToolCommand {
     do {
       return try session.run()
     } catch let e as SceneMotionError {
-      throw ToolError(e.message)
+      throw ToolError(e.toolMessage)
     } catch let e as RecordingError {
       throw ToolError(e.description)
     }
@@ -197,7 +197,7 @@ struct LiveCommand: ToolCommand {
         let input = try SceneMotionInput.recording(URL(fileURLWithPath: spec), loops: loop)
         return input.feed
       } catch let e as SceneMotionError {
-        throw ToolError(e.message)
+        throw ToolError(e.toolMessage)
       }
     }
   }

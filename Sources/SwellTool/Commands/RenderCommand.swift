@@ -2,6 +2,7 @@ import Foundation
 import SwellEffects
 import SwellGeometry
 import SwellMotion
+import SwellPlayback
 import SwellRender
 import SwellScenes
 import SwellWaves
@@ -81,13 +82,13 @@ struct RenderCommand: ToolCommand {
         "-o - (standard output) needs --format png, svg, pdf, mp4, gif, webp or apng")
     }
     let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out, format: format)
-    var job = SceneExportJob(
+    var job = SceneExport(
       scene: scene, motion: motion.feed, framesPerSecond: fps,
       duration: duration ?? motion.span, output: out)
     job.singleTime = time
     job.format = format
     job.ffmpeg = FFmpegOptions(x264Preset: preset)
-    let report = try job.run(console: console, label: "swell render")
+    let report = try SceneExportRun.run(job, console: console, label: "swell render")
     // With -o - the frames are standard output: the summary goes to standard error.
     let say = out == "-" ? console.err : console.out
     say("\(report.summary)\n")
@@ -183,7 +184,7 @@ enum SceneLoader {
     do {
       try options.setSize(spec, maximumPixels: ImageSurface.maximumDimension)
     } catch {
-      throw UsageError(error.message)
+      throw UsageError(error.toolMessage)
     }
   }
 }
@@ -201,7 +202,7 @@ enum MotionInput {
       if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
       if let script { return try .script(script, rate: rate) }
     } catch {
-      throw ToolError(error.message)
+      throw ToolError(error.toolMessage)
     }
     return .resting
   }
