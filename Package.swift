@@ -53,7 +53,7 @@ let package = Package(
       dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
+    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
@@ -61,8 +61,8 @@ let package = Package(
     .target(
       name: "SwellLive",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
-        "CSDL2",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo",
+        "SwellRender", "CSDL2",
       ]),
 
     // MARK: The umbrella module
@@ -120,7 +120,8 @@ let package = Package(
     .testTarget(
       name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
     .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
@@ -128,7 +129,8 @@ let package = Package(
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
-    .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
     .testTarget(
