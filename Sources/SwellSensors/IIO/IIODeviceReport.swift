@@ -18,7 +18,7 @@ import SwellGeometry
 ///     in_accel_x    accel    index 0  le:s16/16>>0  scale 0.000598  offset 0
 ///     ...
 ///     in_timestamp  time     index 6  le:s64/64>>0  ns
-///   accel: m/s² per count, mount matrix 0, 1, 0; -1, 0, 0; 0, 0, 1 (a rotation)
+///   accel: m/s² per count, mount matrix 0, 1, 0; -1, 0, 0; 0, 0, 1 (a rotation, determinant 1)
 ///   anglvel: rad/s per count, mount matrix identity
 ///   buffered: yes (buffer/), 16 bytes per scan, /dev/iio:device0 readable
 /// ```
@@ -43,8 +43,9 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
   /// The report text.
   public var description: String { text }
 
-  /// What kind of transformation a mount matrix is, in words: `identity`, `a rotation`,
-  /// `a reflection (determinant -1: one axis mirrored)`, or `not a rotation (determinant D)`.
+  /// What kind of transformation a mount matrix is, in words: `identity`,
+  /// `a rotation, determinant 1`, `a reflection, determinant -1: …` or
+  /// `not a rotation, determinant D: …`.
   ///
   /// - Parameter m: The matrix as published.
   /// - Returns: The words.
@@ -54,11 +55,11 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
     let rows = [p.row0 - Vector3.unitX, p.row1 - Vector3.unitY, p.row2 - Vector3.unitZ]
     let orthonormal = rows.allSatisfy { max(abs($0.x), abs($0.y), abs($0.z)) < 1e-6 }
     let d = m.determinant
-    if orthonormal && abs(d - 1) < 1e-6 { return "a rotation" }
+    if orthonormal && abs(d - 1) < 1e-6 { return "a rotation, determinant 1" }
     if orthonormal && abs(d + 1) < 1e-6 {
-      return "a reflection (determinant -1: one axis mirrored), applied as published"
+      return "a reflection, determinant -1: one axis mirrored; applied as published"
     }
-    return "not a rotation (determinant \(decimal(d))), applied as published"
+    return "not a rotation, determinant \(decimal(d)); applied as published"
   }
 
   /// A number in plain decimal notation with up to 12 significant digits and no exponent, so a
@@ -111,7 +112,8 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
       lines.append(
         Line(
           name: c.name, kind: c.type.rawValue, place: place, storage: storage,
-          values: "scale \(decimal(c.scale))  offset \(decimal(c.offset))"))
+          values: "scale \(decimal(c.scale))  offset \(decimal(c.offset))"
+            + (c.hasRawFile ? "" : "  (no _raw file)")))
     }
     if let t = d.timestamp {
       lines.append(
