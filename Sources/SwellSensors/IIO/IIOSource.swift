@@ -54,10 +54,11 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
 /// Buffered mode emits one sample per gyroscope scan (accelerometer scan when there is no
 /// gyroscope), holding the latest value of the other devices, timestamped with the scan's
 /// `in_timestamp` in seconds. Polled mode reads the `_raw` files at the polling rate on the
-/// source's clock and timestamps samples with that clock (``MonotonicClock/continuous`` by
+/// source's clock and timestamps samples with that clock (`MonotonicClock.continuous` by
 /// default: `CLOCK_MONOTONIC` seconds, the time base of `in_timestamp` once the source has set
 /// `current_timestamp_clock` to `monotonic`). Buffered scans without an `in_timestamp` channel are
-/// stamped with the clock when they are read (see ``IIOBufferStream``).
+/// stamped with the clock when they are read: k scans read together at T are stamped
+/// T − (k − 1)/f, …, T, with f the device's sampling frequency.
 /// A device without a gyroscope yields samples with a zero gyroscope (see ``hasGyroscope``).
 ///
 /// **Unplugging.** When a device disappears (its sysfs directory vanishes, a read fails with

@@ -494,7 +494,7 @@ extension StringProtocol {
   }
 }
 
-/// A deadline on a ``MonotonicClock`` (the system's, ``MonotonicClock/continuous``, by default:
+/// A deadline on a `MonotonicClock` (the system's, `MonotonicClock.continuous`, by default:
 /// the remaining time bounds `poll(2)` and a name lookup, which wait in real time).
 struct Deadline {
   let seconds: Double

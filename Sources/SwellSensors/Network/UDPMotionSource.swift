@@ -66,7 +66,7 @@ public final class UDPMotionSource: MotionSource {
   ///   - format: The accepted line format.
   ///   - maxDatagramBytes: Larger datagrams are dropped and counted.
   ///   - clock: The receiver's clock: arrival times that bound how far a sender's timestamp may
-  ///     run ahead (``MonotonicClock/continuous`` unless a test steps it).
+  ///     run ahead (`MonotonicClock.continuous` unless a test steps it).
   /// - Throws: ``NetworkSourceError`` when the address is invalid or the port cannot be bound.
   public init(
     port: UInt16, address: String = "127.0.0.1", format: PhoneStreamFormat = .automatic,
