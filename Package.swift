@@ -45,7 +45,7 @@ let package = Package(
     .target(name: "SwellFiles"),
     .target(
       name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles", "CZlib"]),
-    .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
+    .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(
@@ -122,7 +122,8 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
-    .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
