@@ -46,7 +46,7 @@ let package = Package(
     .target(name: "SwellFiles"),
     .target(
       name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles", "CZlib"]),
-    .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
+    .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(
@@ -54,7 +54,7 @@ let package = Package(
       dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
+    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
@@ -69,8 +69,8 @@ let package = Package(
     .target(
       name: "SwellLive",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
-        "SwellPlayback", "CSDL2",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo",
+        "SwellRender", "SwellPlayback", "CSDL2",
       ]),
 
     // MARK: The umbrella module
@@ -128,8 +128,10 @@ let package = Package(
     .testTarget(
       name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
-    .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
@@ -138,7 +140,8 @@ let package = Package(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
     .testTarget(
       name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
-    .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
     .testTarget(
