@@ -27,6 +27,9 @@ programs=(
   "dwebp        webp"
   "tmux         tmux"
   "xdotool      xdotool"
+  "strip        binutils"
+  "dpkg-shlibdeps dpkg-dev"
+  "lintian      lintian"
 )
 libraries=(libcairo2-dev libsdl2-dev zlib1g-dev)
 
