@@ -83,8 +83,12 @@ for my $file (grep { -f } (glob("Scripts/*.sh"), ".ci/run")) {
     if (defined $heredoc) { undef $heredoc if $line =~ /^\t*\Q$heredoc\E$/; next; }
     $heredoc = $1 if $line =~ /<<-?\s*['"]?(\w+)['"]?/ && $line !~ /<<</;
     # A single-quoted string that spans lines is an argument (an awk or perl program, say).
-    my $quotes = () = $line =~ /'/g;
-    if ($in_single) { $in_single = 0 if $quotes % 2; next; }
+    if ($in_single) {
+      my $quotes = () = $line =~ /'/g;
+      $in_single = 0 if $quotes % 2;
+      next;
+    }
+    # Comments go first: an apostrophe in one opens no string.
     next if $line =~ /^\s*#/;
     $line =~ s/(^|\s)#.*$//;
     while ($line =~ /\$\(\s*([A-Za-z_][\w.+-]*)(=?)/g) {

@@ -30,6 +30,7 @@ programs=(
   "strip        binutils"
   "dpkg-shlibdeps dpkg-dev"
   "lintian      lintian"
+  "man          man-db"
 )
 libraries=(libcairo2-dev libsdl2-dev zlib1g-dev)
 
