@@ -83,6 +83,9 @@ let package = Package(
 
     // MARK: The command-line tool
     .target(name: "SwellCommandLine"),
+    // The version number, and the git commit that the plugin writes before each build.
+    .target(name: "SwellVersion", plugins: ["SwellBuildCommit"]),
+    .plugin(name: "SwellBuildCommit", capability: .buildTool()),
     .target(
       name: "SwellBenchmarks",
       dependencies: [
@@ -94,7 +97,7 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
         "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellBenchmarks",
-        "SwellCommandLine",
+        "SwellCommandLine", "SwellVersion",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),

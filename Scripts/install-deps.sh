@@ -27,6 +27,10 @@ programs=(
   "dwebp        webp"
   "tmux         tmux"
   "xdotool      xdotool"
+  "strip        binutils"
+  "dpkg-shlibdeps dpkg-dev"
+  "lintian      lintian"
+  "man          man-db"
 )
 libraries=(libcairo2-dev libsdl2-dev zlib1g-dev libgtk-4-dev)
 

@@ -1,6 +1,7 @@
 import Foundation
 @_exported import SwellCommandLine
 import SwellMotion
+import SwellVersion
 
 /// One `swell` subcommand: its declaration (options, arguments, help) and its work.
 public protocol ToolCommand: Sendable {
@@ -71,8 +72,12 @@ public enum SwellTool {
       console.out(overview)
       return ExitCode.success
     }
-    if name == "--version" {
-      console.out("swell \(version)\n")
+    if name == "--version" || name == "version" {
+      guard arguments.count == 1 else {
+        console.err("swell \(name): takes no arguments; see 'swell --help'\n")
+        return ExitCode.usage
+      }
+      console.out(SwellVersion.line + "\n")
       return ExitCode.success
     }
     if name == "help" {
@@ -122,8 +127,8 @@ public enum SwellTool {
     return line.count > 280 ? String(line.prefix(279)) + "…" : line
   }
 
-  /// The tool's version.
-  public static let version = "0.1.0"
+  /// The tool's version, `MAJOR.MINOR.PATCH` (semantic versioning).
+  public static let version = SwellVersion.number
 
   static var overview: String {
     var s =

@@ -43,13 +43,6 @@ struct DemoCommand: ToolCommand {
     epilogue:
       "The canvas is 390x844@3 for the file and 390x844@1 for the window unless --size sets it.")
 
-  /// The bundled recording's folder.
-  static var recordingURL: URL? {
-    Bundle.module.url(
-      forResource: "sensorlogger-ios-rotation", withExtension: nil, subdirectory: "Resources")
-      ?? Bundle.module.resourceURL?.appendingPathComponent("Resources/sensorlogger-ios-rotation")
-  }
-
   static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
     let forceLive = arguments.flag("--live")
     let terminal = arguments.flag("--terminal")
@@ -69,9 +62,7 @@ struct DemoCommand: ToolCommand {
       throw UsageError("--fps must be at most 1000, got \(displayNumber(fps))")
     }
 
-    guard let url = recordingURL, FileManager.default.fileExists(atPath: url.path) else {
-      throw ToolError("the bundled recording sensorlogger-ios-rotation is missing from the install")
-    }
+    let url = try BundledResources.recording()
     func motion(loops: Bool) throws -> any SceneMotionFeed {
       do {
         return try SceneMotionInput.recording(url, loops: loops, skip: start).feed
