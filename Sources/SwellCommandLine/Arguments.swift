@@ -207,6 +207,19 @@ public struct Arguments: Sendable {
     return (shown, v)
   }
 
+  /// Every value given for a declared option, or `nil` when it was not given.
+  func values(of option: OptionSpec) -> [String]? {
+    values[option.displayName]
+  }
+
+  /// The name an option was given by (`-o` or `--output`).
+  func givenName(of option: OptionSpec) -> String? {
+    given[option.displayName]
+  }
+
+  /// The positional words, in order.
+  var positionalWords: [String] { positionals }
+
   /// The next positional argument, or `nil`.
   public mutating func positional() -> String? {
     guard nextPositional < positionals.count else { return nil }

@@ -67,13 +67,21 @@ public enum SwellTool {
       console.err(overview)
       return ExitCode.usage
     }
-    if name == "--help" || name == "-h" {
-      console.out(overview)
-      return ExitCode.success
-    }
-    if name == "--version" {
-      console.out("swell \(version)\n")
-      return ExitCode.success
+    if name.hasPrefix("-") {
+      // The tool's own options: -h/--help and --version, declared like a command's.
+      do {
+        let words = try Arguments(arguments, spec: toolSpec)
+        if words.wantsHelp {
+          console.out(overview)
+          return ExitCode.success
+        }
+        let options = try OptionParser.parse(ToolOptions.self, from: words)
+        if options.version { console.out("swell \(version)\n") }
+        return ExitCode.success
+      } catch {
+        console.err("swell: \(errorLine(error.message))\n")
+        return ExitCode.usage
+      }
     }
     if name == "help" {
       guard let topic = arguments.dropFirst().first else {
@@ -108,6 +116,33 @@ public enum SwellTool {
       console.err("swell \(name): \(errorLine("\(error)"))\n")
       return ExitCode.failure
     }
+  }
+
+  /// The options of `swell` itself (before any command).
+  struct ToolOptions: ParsableOptions {
+    /// `--version`.
+    var version: Bool
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      version = p.flag("--version", help: "print the version and exit")
+      if !p.isDeclaring && !version {
+        throw UsageError("needs a COMMAND; see 'swell --help'")
+      }
+    }
+
+    func validate() throws(UsageError) {}
+  }
+
+  /// The declaration of `swell` itself: its options and the COMMAND argument.
+  static var toolSpec: CommandSpec {
+    var spec = CommandSpec(
+      CommandAbout(
+        "", summary: "motion-driven interface effects of iOS on Linux",
+        discussion: "Run 'swell help COMMAND' (or 'swell COMMAND --help') for a command's options."),
+      options: ToolOptions.self)
+    spec.arguments = [ArgumentSpec("COMMAND")]
+    spec.arguments[0].valueKind = .choice(commands.map { $0.spec.name })
+    return spec
   }
 
   static func unknownCommand(_ name: String) -> String {

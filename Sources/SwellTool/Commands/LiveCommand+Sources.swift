@@ -22,7 +22,7 @@ struct LiveSourceOptions {
   /// - Parameter spec: The `--motion` value.
   /// - Returns: True for `iio`, `iio:NAME`, `udp:PORT` and `phone:URL`.
   static func isSensor(_ spec: String) -> Bool {
-    spec == "iio" || spec.hasPrefix("iio:") || spec.hasPrefix("udp:") || spec.hasPrefix("phone:")
+    LiveSourceSpec.names(spec)
   }
 
   /// Opens the live source named by `spec`.
@@ -32,29 +32,38 @@ struct LiveSourceOptions {
   /// - Throws: ``UsageError`` for options that do not fit the source, ``ToolError`` when it
   ///   cannot be opened.
   func open(_ spec: String) throws -> any MotionSource {
+    let parsed: LiveSourceSpec
+    do {
+      parsed = try LiveSourceSpec(parsing: spec)
+    } catch {
+      throw UsageError(error.message)
+    }
     let iioOnly = sysfsRoot != nil || devRoot != nil || mode != nil || rate != nil
-    if spec == "iio" || spec.hasPrefix("iio:") {
+    if parsed.kind == .iio {
       guard listen == nil else { throw UsageError("--listen applies to udp: sources") }
-      let iio = try IIOSourceSpec.open(
-        spec, sysfsRoot: sysfsRoot, devRoot: devRoot, mode: mode, rate: rate)
-      return iio
-    }
-    guard !iioOnly else {
-      throw UsageError("--sysfs-root, --dev-root, --mode and --rate apply to iio sources")
-    }
-    if spec.hasPrefix("udp:") {
-      guard let port = UInt16(spec.dropFirst(4)) else {
-        throw UsageError("udp:PORT needs a port number 0...65535, got '\(spec.dropFirst(4))'")
+    } else {
+      guard !iioOnly else {
+        throw UsageError("--sysfs-root, --dev-root, --mode and --rate apply to iio sources")
       }
-      let udp: UDPMotionSource
-      do {
-        udp = try UDPMotionSource(port: port, address: listen ?? "127.0.0.1")
-      } catch {
-        throw ToolError(error.message)
+      if parsed.kind == .phone, listen != nil {
+        throw UsageError("--listen applies to udp: sources")
       }
-      return udp
     }
-    guard listen == nil else { throw UsageError("--listen applies to udp: sources") }
-    return try PhoneSource.open(spec)
+    var settings = LiveSourceSettings()
+    if let sysfsRoot { settings.iio.sysfsRoot = sysfsRoot }
+    if let devRoot { settings.iio.devRoot = devRoot }
+    if let mode {
+      guard let m = IIOModeName(rawValue: mode) ?? ["automatic": .auto, "poll": .polled][mode]
+      else { throw UsageError("--mode must be one of auto, buffered, polled, got '\(mode)'") }
+      settings.iio.mode = m.mode
+    }
+    settings.iio.samplingFrequency = rate
+    settings.iio.pollingRate = rate
+    if let listen { settings.udpAddress = listen }
+    do {
+      return try parsed.open(settings)
+    } catch {
+      throw error.isUsage ? UsageError(error.message) : ToolError(error.message) as any Error
+    }
   }
 }
