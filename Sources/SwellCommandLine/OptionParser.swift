@@ -120,7 +120,7 @@ public struct NumberRange: Hashable, Sendable {
   ///   - v: The value.
   ///   - shown: The option's name as typed.
   /// - Throws: ``UsageError`` naming the option and the bounds.
-  func check(_ v: Double, shown: String) throws(UsageError) {
+  public func check(_ v: Double, shown: String) throws(UsageError) {
     let hasLower = lower > -Double.greatestFiniteMagnitude
     let hasUpper = upper < Double.greatestFiniteMagnitude
     let tooLow = lowerIsOpen ? v <= lower : v < lower
