@@ -84,7 +84,10 @@ let package = Package(
         "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
         "SwellCommandLine",
       ],
-      resources: [.copy("Resources")]),
+      resources: [.copy("Resources")],
+      // The version from the VERSION file and the git commit (`swell --version`).
+      plugins: ["VersionStamp"]),
+    .plugin(name: "VersionStamp", capability: .buildTool(), path: "Plugins/VersionStamp"),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
 
     // MARK: Examples (built with the package, run by the tests; see Examples/README.md)

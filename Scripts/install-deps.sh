@@ -27,6 +27,10 @@ programs=(
   "dwebp        webp"
   "tmux         tmux"
   "xdotool      xdotool"
+  "man          man-db"
+  "groff        groff-base"
+  "zsh          zsh"
+  "fish         fish"
 )
 libraries=(libcairo2-dev libsdl2-dev zlib1g-dev)
 

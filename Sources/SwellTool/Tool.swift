@@ -157,16 +157,18 @@ public enum SwellTool {
     return line.count > 280 ? String(line.prefix(279)) + "…" : line
   }
 
-  /// The tool's version.
-  public static let version = "0.1.0"
+  /// The package's version (the `VERSION` file), plus the git commit it was built from when
+  /// built from a git checkout: `0.1.0 (1a2b3c4d5e6f)`.
+  public static let version =
+    packageCommit.isEmpty ? packageVersion : "\(packageVersion) (\(packageCommit))"
 
   static var overview: String {
     var s =
       "swell: motion-driven interface effects of iOS on Linux\n\nUsage: swell COMMAND [options]\n\nCommands:\n"
-    for c in commands {
-      s +=
-        "  " + c.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.spec.summary
-        + "\n"
+    let specs = commands.map { $0.spec }
+    let column = max(10, (specs.map(\.name.count).max() ?? 0) + 2)
+    for c in specs {
+      s += "  " + c.name.padding(toLength: column, withPad: " ", startingAt: 0) + c.summary + "\n"
     }
     s += "\nRun 'swell help COMMAND' (or 'swell COMMAND --help') for a command's options.\n"
     return s

@@ -14,7 +14,7 @@ struct FuseCommand: TypedToolCommand {
       """,
     examples: [
       "fuse recording.zip -o motion.csv",
-      "fuse raw.csv --reference-frame xTrueNorthZVertical --declination 3.5 -o motion.csv",
+      "fuse raw.csv --9d --rate 100 -o motion.csv",
     ])
 
   struct Options: ParsableOptions {

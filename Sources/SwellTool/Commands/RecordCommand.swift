@@ -26,7 +26,7 @@ struct RecordCommand: TypedToolCommand {
     examples: [
       "record iio --duration 10 -o raw.csv",
       "record udp:5555 --listen 0.0.0.0 --duration 30 -o phone.csv",
-      "record phone:http://192.168.1.20:8080 --duration 20 -o phyphox.csv",
+      "record phone:http://192.168.1.20:8080 --duration 20 -o p.csv",
     ])
 
   struct Options: ParsableOptions {
