@@ -41,6 +41,12 @@ struct CompletionManPageTests {
       for o in c.options { #expect(r.out.contains(o.displayName.dropFirst(2)), "\(o.displayName)") }
     }
     #expect(r.out.contains("auto json csv"))
+    let folder = try scratchFolder("completion")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("swell.\(shell)")
+    try Data(r.out.utf8).write(to: script)
+    let check = try runProgram(shell, ["-n", script.path])
+    #expect(check.status == 0 && check.err.isEmpty, "\(check.err)")
   }
 
   @Test("an unknown shell is a usage error listing the three")
