@@ -58,6 +58,20 @@ extension EstimateEvaluation {
     }
   }
 
+  /// The scores as the text of `swell evaluate`: total, heading and inclination RMSE in
+  /// degrees with 4 decimals, then the samples scored and the heading alignment.
+  ///
+  /// - Returns: The text, lines ending in line breaks.
+  public func text() -> String {
+    let f = { (v: Double) in v.isFinite ? String(format: "%.4f", v) : "null" }
+    return "total        \(f(rmse.totalDegrees)) deg\n"
+      + "heading      \(f(rmse.headingDegrees)) deg\n"
+      + "inclination  \(f(rmse.inclinationDegrees)) deg\n"
+      + "(\(scoredCount) samples scored"
+      + (headingAligned
+        ? ", heading aligned by \(f(headingOffsetRadians * 180 / .pi)) deg)\n" : ", unaligned)\n")
+  }
+
   /// The scores as a ``Report``.
   public var report: Report {
     Report(

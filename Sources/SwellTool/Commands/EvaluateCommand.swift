@@ -109,37 +109,32 @@ struct EvaluateCommand: TypedToolCommand {
   static func run(_ o: Options, console: Console) throws -> Int32 {
     if let directory = o.broad {
       if o.isDeveloperRun {
-        let disturbance = (o.disturbStart || o.disturbFade != nil) ? (o.disturbFade ?? 0) : nil
-        return try runBroadDeveloper(
-          directory: directory, sensitivity: o.sensitivity, rate: o.rate, startFade: disturbance,
-          subset: o.trials, settings: o.settings, console: console)
+        var experiment = BroadExperiment()
+        experiment.trialPrefixes = o.trials
+        experiment.startDisturbanceFade =
+          (o.disturbStart || o.disturbFade != nil) ? (o.disturbFade ?? 0) : nil
+        experiment.rate = o.rate
+        experiment.settings = o.settings
+        experiment.sensitivity = o.sensitivity
+        do {
+          console.out(
+            try experiment.report(directory: URL(fileURLWithPath: directory)) { done, total in
+              if console.isInteractive {
+                console.err("\rrun \(done)/\(total)" + (done == total ? "\r\u{1B}[K" : ""))
+              }
+            })
+        } catch let e as BroadExperiment.NoMatchingTrial {
+          throw UsageError("--trials \(e.prefixes.joined(separator: ",")) matches no trial")
+        }
+        return 0
       }
       return try runBroad(directory: directory, json: o.json, console: console)
     }
-    let (estimatePath, truthPath, force6D, force9D) = (
-      o.estimate ?? "", o.truth ?? "", o.force6D, o.force9D
-    )
     let result = try EstimateEvaluation(
-      estimate: URL(fileURLWithPath: estimatePath), truth: URL(fileURLWithPath: truthPath),
-      alignHeading: force6D ? true : (force9D ? false : nil))
-    let r = result.rmse
-    if o.json {
-      console.out(result.report.jsonText() + "\n")
-    } else {
-      console.out("total        \(fmt(r.totalDegrees)) deg\n")
-      console.out("heading      \(fmt(r.headingDegrees)) deg\n")
-      console.out("inclination  \(fmt(r.inclinationDegrees)) deg\n")
-      console.out(
-        "(\(result.scoredCount) samples scored"
-          + (result.headingAligned
-            ? ", heading aligned by \(fmt(result.headingOffsetRadians * 180 / Double.pi)) deg)\n"
-            : ", unaligned)\n"))
-    }
+      estimate: URL(fileURLWithPath: o.estimate ?? ""), truth: URL(fileURLWithPath: o.truth ?? ""),
+      alignHeading: o.force6D ? true : (o.force9D ? false : nil))
+    console.out(o.json ? result.report.jsonText() + "\n" : result.text())
     return 0
-  }
-
-  private static func fmt(_ v: Double) -> String {
-    v.isFinite ? String(format: "%.4f", v) : "null"
   }
 
   private static func runBroad(directory: String, json: Bool, console: Console) throws -> Int32 {
@@ -155,44 +150,6 @@ struct EvaluateCommand: TypedToolCommand {
       json
         ? eval.jsonText() + "\n"
         : eval.tableText(title: "RMSE in degrees, total / heading / inclination"))
-    return 0
-  }
-
-  /// `--broad` with a subset, a start-up disturbance, a resampling rate or the sensitivity
-  /// sweep (every setting scaled by 0.8 and 1.2 in turn).
-  private static func runBroadDeveloper(
-    directory: String, sensitivity: Bool, rate: Double?, startFade: Double?, subset: [String]?,
-    settings: AttitudeEstimator.Settings, console: Console
-  ) throws -> Int32 {
-    var trials = try BroadEvaluation.loadTrials(directory: URL(fileURLWithPath: directory))
-    if let subset {
-      trials = trials.filter { t in subset.contains { !$0.isEmpty && t.name.hasPrefix($0) } }
-      guard !trials.isEmpty else {
-        throw UsageError("--trials \(subset.joined(separator: ",")) matches no trial")
-      }
-    }
-    // The magnet is beside the sensor, so it is added before any resampling.
-    if let startFade { trials = trials.map { $0.withStartDisturbance(fade: startFade) } }
-    if let rate { trials = trials.map { $0.resampled(rate: rate) } }
-    guard sensitivity else {
-      let rateText = rate.map { "at \(String(format: "%.2f", $0)) Hz" } ?? "at the trials' rate"
-      let disturbanceText =
-        startFade.map {
-          ", magnet (20, -20, 15) uT for the first 25 s"
-            + ($0 > 0 ? ", fading over \(String(format: "%.2f", $0)) s" : "")
-        } ?? ""
-      console.out(
-        BroadEvaluation(fusing: trials, settings: settings).tableText(
-          title: "RMSE in degrees \(rateText)\(disturbanceText), total / heading / inclination"))
-      return 0
-    }
-    let result = BroadSensitivity(trials: trials, settings: settings) { done, total in
-      if console.isInteractive {
-        console.err("\rrun \(done)/\(total)")
-        if done == total { console.err("\r\u{1B}[K") }
-      }
-    }
-    console.out(result.tableText())
     return 0
   }
 }

@@ -114,24 +114,8 @@ struct RecordCommand: TypedToolCommand {
     }
     if console.isInteractive { console.err("\r\u{1B}[K") }
     if let failure = result.failure, result.count == 0 { throw ToolError(failure) }
-    if let udp = source as? UDPMotionSource {
-      let s = udp.statistics
-      if s.malformed + s.oversized + s.outOfOrder + s.outliers > 0 {
-        console.err(
-          "swell record: skipped \(s.malformed) malformed lines, \(s.oversized) oversized, "
-            + "\(s.outOfOrder) out-of-order and \(s.outliers) far-off-clock samples of "
-            + "\(s.received) received\n")
-      }
-    }
-    if let phone = source as? PhyphoxSource {
-      let s = phone.statistics
-      let skipped = s.malformed + s.oversized + s.httpErrors + s.invalidValues + s.outOfOrder
-      if skipped > 0 {
-        console.err(
-          "swell record: \(s.requests) requests: \(s.malformed) malformed and \(s.oversized) "
-            + "oversized answers, \(s.httpErrors) HTTP errors, \(s.invalidValues) invalid and "
-            + "\(s.outOfOrder) out-of-order readings skipped\n")
-      }
+    if let summary = LiveSourceSpec.skippedSummary(of: source) {
+      console.err("swell record: \(summary)\n")
     }
     guard result.count > 0 else {
       throw ToolError("no samples from \(source.name) within \(duration) s; nothing written")
