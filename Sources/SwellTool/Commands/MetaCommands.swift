@@ -58,29 +58,9 @@ struct CompletionCommand: TypedToolCommand {
     console.out(
       CompletionScript.script(
         for: options.shell ?? .bash, tool: "swell", toolOptions: SwellTool.toolSpec.options,
-        commands: SwellTool.commands.map { completionSpec($0.spec) },
+        commands: SwellTool.commands.map { $0.spec },
         sceneNames: BuiltInScenes.names))
     return 0
-  }
-
-  /// The spec with value kinds for the commands still declared by `OptionSpec` alone (render,
-  /// trace, live, demo): a SCENE argument, paths and directories. Typed declarations carry
-  /// their kinds; this goes when those commands are converted.
-  static func completionSpec(_ spec: CommandSpec) -> CommandSpec {
-    var spec = spec
-    for i in spec.arguments.indices where spec.arguments[i].name.hasPrefix("SCENE") {
-      spec.arguments[i].valueKind = .scene
-    }
-    let files: Set = ["--output", "--motion", "--screenshot", "--trace-out"]
-    let folders: Set = ["--sysfs-root", "--dev-root"]
-    for g in spec.groups.indices {
-      for o in spec.groups[g].options.indices where spec.groups[g].options[o].valueKind == .text {
-        let name = spec.groups[g].options[o].displayName
-        if files.contains(name) { spec.groups[g].options[o].valueKind = .file }
-        if folders.contains(name) { spec.groups[g].options[o].valueKind = .directory }
-      }
-    }
-    return spec
   }
 }
 
@@ -105,17 +85,6 @@ struct ManPageCommand: TypedToolCommand {
     }
   }
 
-  /// Examples of the commands whose declarations have none yet.
-  static let examples: [String: [String]] = [
-    "demo": ["demo", "demo --file -o demo.mp4"],
-    "render": [
-      "render waterwave --duration 4 -o wave.mp4",
-      "render waterwave --motion recording.zip -o wave.gif",
-    ],
-    "live": ["live waterwave", "live waterwave --motion udp:5555 --listen 0.0.0.0"],
-    "trace": ["trace waterwave --script \"tilt 30deg right over 1s\" --format json"],
-  ]
-
   static func run(_ options: Options, console: Console) throws -> Int32 {
     let page = ManPage.roff(
       tool: "swell", version: SwellTool.version,
@@ -128,11 +97,7 @@ struct ManPageCommand: TypedToolCommand {
         style. 'swell COMMAND --help' prints a command's options.
         """,
       toolOptions: SwellTool.toolSpec.options,
-      commands: SwellTool.commands.map { c in
-        var spec = c.spec
-        if spec.examples.isEmpty { spec.examples = examples[spec.name] ?? [] }
-        return spec
-      }, seeAlso: ["ffmpeg(1)"])
+      commands: SwellTool.commands.map { $0.spec }, seeAlso: ["ffmpeg(1)"])
     guard let output = options.output else {
       console.out(page)
       return 0

@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRender
 import SwellScenes
 
 /// `swell scene print NAME` writes a built-in scene as a scene file; `swell scene check FILE`
@@ -65,7 +66,13 @@ struct SceneCommand: TypedToolCommand {
     switch o.action {
     case "print":
       var options = SceneOptions()
-      if let sizeSpec = o.size { try SceneLoader.apply(size: sizeSpec, to: &options) }
+      if let sizeSpec = o.size {
+        do {
+          try options.setSize(sizeSpec, maximumPixels: ImageSurface.maximumDimension)
+        } catch {
+          throw UsageError(error.message)
+        }
+      }
       guard let file = BuiltInScenes.file(target, options: options) else {
         let known = BuiltInScenes.fileNames.joined(separator: ", ")
         if BuiltInScenes.names.contains(target) {

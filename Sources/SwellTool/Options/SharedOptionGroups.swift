@@ -27,7 +27,7 @@ struct SceneOptionGroup: ParsableOptionGroup {
       help: "the water's motion response")
     scene.orientation = try p.option(
       "--orientation", as: InterfaceOrientation.self, defaultText: "the scene's, else portrait",
-      help: "interface orientation (rotates the canvas and the viewer offset)")
+      help: "interface orientation, which rotates the canvas and the viewer offset")
     scene.reduceMotion = p.flag(
       "--reduce-motion", help: "Reduce Motion: no wave motion, tilt, amplitude or viewer offset")
     if let size {
@@ -114,6 +114,9 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
   var format: PhoneStreamFormat?
   var buffers: String?
   var pollInterval: Double?
+
+  /// No option given: every source with its defaults.
+  init() {}
 
   init(_ p: inout OptionParser) throws(UsageError) {
     sysfsRoot = p.option(
