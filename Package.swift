@@ -11,6 +11,7 @@ let package = Package(
   products: [
     // MARK: Public API: one library per module, and the umbrella that imports them all
     .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
+    .library(name: "SwellTime", targets: ["SwellTime"]),
     .library(name: "SwellMotion", targets: ["SwellMotion"]),
     .library(name: "SwellSensors", targets: ["SwellSensors"]),
     .library(name: "SwellLayers", targets: ["SwellLayers"]),
@@ -19,6 +20,7 @@ let package = Package(
     .library(name: "SwellCairo", targets: ["SwellCairo"]),
     .library(name: "SwellRender", targets: ["SwellRender"]),
     .library(name: "SwellScenes", targets: ["SwellScenes"]),
+    .library(name: "SwellPlayback", targets: ["SwellPlayback"]),
     .library(name: "SwellLive", targets: ["SwellLive"]),
     .library(name: "Swell", targets: ["Swell"]),
     .executable(name: "swell", targets: ["swell"]),
@@ -37,11 +39,14 @@ let package = Package(
 
     // MARK: Pure modules
     .target(name: "SwellGeometry"),
+    // The one injected clock type: monotonic seconds, and a manual clock for tests.
+    .target(name: "SwellTime"),
     // Output paths, atomic replacement and the registry of unfinished files, shared by the
     // motion writers and the renderer's sinks (package access only: no public API).
     .target(name: "SwellFiles"),
-    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellFiles", "CZlib"]),
-    .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
+    .target(
+      name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles", "CZlib"]),
+    .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(
@@ -49,24 +54,31 @@ let package = Package(
       dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
+    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
       dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles"]),
+    // Headless playback: the scene player (drawing into caller-owned pixels), offline export
+    // and trace; no window, no SDL.
+    .target(
+      name: "SwellPlayback",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
+      ]),
     .target(
       name: "SwellLive",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
-        "CSDL2",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo",
+        "SwellRender", "SwellPlayback", "CSDL2",
       ]),
 
     // MARK: The umbrella module
     .target(
       name: "Swell",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellLive",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
+        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
     // MARK: The command-line tool
@@ -81,7 +93,7 @@ let package = Package(
       name: "SwellTool",
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
+        "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellBenchmarks",
         "SwellCommandLine",
       ],
       resources: [.copy("Resources")],
@@ -115,18 +127,24 @@ let package = Package(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
+    .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
     .testTarget(
-      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
+      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTime", "SwellTestSupport"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
-    .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
-    .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
     .testTarget(

@@ -32,7 +32,7 @@ programs=(
   "zsh          zsh"
   "fish         fish"
 )
-libraries=(libcairo2-dev libsdl2-dev zlib1g-dev)
+libraries=(libcairo2-dev libsdl2-dev zlib1g-dev libgtk-4-dev)
 
 if [ "${1:-}" = "--list-programs" ]; then
   # For Scripts/check-programs.sh and the tests: one "program package" line each.

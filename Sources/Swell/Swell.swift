@@ -6,7 +6,9 @@
 @_exported import SwellLayers
 @_exported import SwellLive
 @_exported import SwellMotion
+@_exported import SwellPlayback
 @_exported import SwellRender
 @_exported import SwellScenes
 @_exported import SwellSensors
+@_exported import SwellTime
 @_exported import SwellWaves

@@ -88,6 +88,9 @@ public struct CommandLineTool: Sendable {
   public var commands: [any ToolCommand.Type]
   /// Called with a command's name just before it runs (signal handling).
   public var willRun: @Sendable (String) -> Void = { _ in }
+  /// The message of a failure that is not a ``UsageError`` (the library's errors in the tool's
+  /// words).
+  public var describe: @Sendable (any Error) -> String = { "\($0)" }
   /// Makes an error message one safe line (escapes control characters).
   public var escape: @Sendable (String) -> String = { $0 }
 
@@ -192,7 +195,7 @@ public struct CommandLineTool: Sendable {
       console.err("\(name) \(first): \(line(e.message))\n")
       return ExitCode.usage
     } catch {
-      console.err("\(name) \(first): \(line("\(error)"))\n")
+      console.err("\(name) \(first): \(line(describe(error)))\n")
       return ExitCode.failure
     }
   }

@@ -92,7 +92,7 @@ public struct SceneOptions: Sendable, Hashable {
   /// The water's motion response model (classic seed-style tilt, or sloshing); `nil` keeps the
   /// scene's own (classic for `waterwave`).
   public var waterResponse: WaterWaveResponse?
-  /// The interface orientation (`--orientation`); `nil` keeps the scene's own (portrait for the
+  /// The interface orientation; `nil` keeps the scene's own (portrait for the
   /// built-in scenes). ``width`` and ``height`` stay the device's portrait canvas: in landscape
   /// the scene is shown on `height × width` points, the viewer offset is rotated as UIKit's
   /// applicator does, and the water's tilt follows gravity in the interface's axes.
@@ -146,16 +146,62 @@ extension BuiltInScenes {
   }
 }
 
+/// A canvas size given as text (`WxH[@S]`) that cannot be used.
+public struct SceneSizeError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong with it.
+  public enum Problem: Hashable, Sendable {
+    /// The scale after `@` is not a number in (0, 8] (the text after `@`).
+    case badScale(String)
+    /// The text is not `WIDTHxHEIGHT[@SCALE]`.
+    case badForm
+    /// The width or height is not in (0, 16384] points.
+    case sideOutOfRange
+    /// The longer side is more pixels than allowed.
+    case tooManyPixels(pixels: Int, maximum: Int)
+  }
+
+  /// The text as given.
+  public var spec: String
+  /// What is wrong with it.
+  public var problem: Problem
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - spec: The text as given.
+  ///   - problem: What is wrong with it.
+  public init(spec: String, problem: Problem) {
+    self.spec = spec
+    self.problem = problem
+  }
+
+  /// The problem, one line, in the library's terms (`canvas size '…': …`).
+  public var description: String {
+    "canvas size '\(spec)': " + reason
+  }
+
+  /// The reason without the text: `scale '0' must be a number in (0, 8], as in 390x844@3`.
+  public var reason: String {
+    switch problem {
+    case .badScale(let s): return "scale '\(s)' must be a number in (0, 8], as in 390x844@3"
+    case .badForm: return "must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3"
+    case .sideOutOfRange: return "must have a width and height in (0, 16384] points"
+    case .tooManyPixels(let pixels, let maximum):
+      return "is \(pixels) pixels a side, more than \(maximum)"
+    }
+  }
+}
+
 extension SceneOptions {
-  /// Sets the canvas from `WxH[@S]`: points and pixels per point, as `--size 390x844@3`.
+  /// Sets the canvas from `WxH[@S]`: points and pixels per point, as `390x844@3`.
   ///
   /// - Parameters:
   ///   - spec: The text.
   ///   - maximumPixels: The longest side allowed, pixels.
-  /// - Throws: ``SceneLoadError`` (a usage mistake) naming the bad part.
-  public mutating func setSize(_ spec: String, maximumPixels: Int) throws(SceneLoadError) {
-    func fail(_ message: String) -> SceneLoadError {
-      SceneLoadError(isUnknownName: true, message: message)
+  /// - Throws: ``SceneSizeError`` naming the bad part.
+  public mutating func setSize(_ spec: String, maximumPixels: Int) throws(SceneSizeError) {
+    func fail(_ problem: SceneSizeError.Problem) -> SceneSizeError {
+      SceneSizeError(spec: spec, problem: problem)
     }
     var text = Substring(spec)
     var pixelScale: Double?
@@ -163,21 +209,21 @@ extension SceneOptions {
       let s = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
       let digits = s.hasSuffix("x") ? String(s.dropLast()) : s
       guard let v = Double(digits), v.isFinite, v > 0, v <= 8 else {
-        throw fail("--size: scale '\(s)' must be a number in (0, 8], as in 390x844@3")
+        throw fail(.badScale(s))
       }
       pixelScale = v
       text = text[..<at]
     }
     let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
-      throw fail("--size must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3, got '\(spec)'")
+      throw fail(.badForm)
     }
     guard w.isFinite, h.isFinite, w > 0, h > 0, w <= 16384, h <= 16384 else {
-      throw fail("--size: \(spec) must have a width and height in (0, 16384] points")
+      throw fail(.sideOutOfRange)
     }
     let pixels = max(w, h) * (pixelScale ?? 1)
     guard pixels <= Double(maximumPixels) else {
-      throw fail("--size: \(spec) is \(Int(pixels)) pixels a side, more than \(maximumPixels)")
+      throw fail(.tooManyPixels(pixels: Int(pixels), maximum: maximumPixels))
     }
     width = w
     height = h

@@ -21,6 +21,7 @@ public enum SwellTool {
     // handling: the SDL window and the terminal view end their loop and restore the display).
     tool.willRun = { name in if name != "live" { SignalHandling.install() } }
     tool.escape = { UntrustedText.escaped($0) }
+    tool.describe = { toolMessage($0) }
     return tool
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellTestSupport
+import SwellTime
 import Synchronization
 import Testing
 
@@ -94,7 +95,7 @@ struct MotionRecorderTests {
     let url = folder.appendingPathComponent("raw.csv")
     let recorder = MotionRecorder(
       source: HeldSource(samples(25, from: 100, magnetometer: true), endsAfterSamples: true),
-      clock: ManualClock())
+      clock: ManualMonotonicClock().clock)
     let r = try await recordOnThread(recorder, to: url, duration: 60)
     #expect(r.count == 25 && r.ending == .sourceEnded && r.allMagnetic && r.failure == nil)
     #expect(isApproximatelyEqual(r.span, 0.24, absolute: 1e-9))
@@ -111,7 +112,7 @@ struct MotionRecorderTests {
     let url = folder.appendingPathComponent("raw.csv")
     let recorder = MotionRecorder(
       source: HeldSource(samples(40, from: 7, magnetometer: false)), absoluteTime: true,
-      clock: ManualClock())
+      clock: ManualMonotonicClock().clock)
     let r = try await recordOnThread(recorder, to: url, duration: 60, limit: 10)
     #expect(r.count == 10 && r.ending == .sampleLimit && !r.allMagnetic)
     let read = try RawIMUCSV.read(from: url)
@@ -123,15 +124,15 @@ struct MotionRecorderTests {
     let folder = try scratchFolder("recorder")
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("raw.csv")
-    let clock = ManualClock()
+    let manual = ManualMonotonicClock()
     let source = HeldSource(samples(3, from: 0, magnetometer: false))
-    let recorder = MotionRecorder(source: source, clock: clock)
+    let recorder = MotionRecorder(source: source, clock: manual.clock)
     async let result = recordOnThread(recorder, to: url, duration: 5)
     // The timer and the progress ticker sleep on the clock; nothing ends before it moves.
-    while clock.sleeperCount < 2 || !source.isWaiting { await Task.yield() }
-    clock.advance(by: .seconds(4.9))
-    #expect(clock.sleeperCount >= 1)
-    clock.advance(by: .seconds(0.1))
+    while manual.sleeperCount < 2 || !source.isWaiting { await Task.yield() }
+    manual.advance(by: 4.9)
+    #expect(manual.sleeperCount >= 1)
+    manual.advance(by: 0.1)
     let r = try await result
     #expect(r.count == 3 && r.ending == .duration)
   }
@@ -141,11 +142,11 @@ struct MotionRecorderTests {
     let folder = try scratchFolder("recorder")
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("raw.csv")
-    let clock = ManualClock()
+    let manual = ManualMonotonicClock()
     let recorder = MotionRecorder(
-      source: HeldSource(samples(4, from: 0, magnetometer: false)), clock: clock)
+      source: HeldSource(samples(4, from: 0, magnetometer: false)), clock: manual.clock)
     async let result = recordOnThread(recorder, to: url, duration: 5)
-    while clock.sleeperCount < 2 { await Task.yield() }
+    while manual.sleeperCount < 2 { await Task.yield() }
     recorder.stop()
     let r = try await result
     #expect(r.ending == .stopped)

@@ -46,20 +46,4 @@ struct LiveSourceSpecTests {
       #expect(!error.isUsage && error.message.contains("/nonexistent-swell-iio"))
     }
   }
-
-  @Test("device descriptions: the fake bmi160's channels, scales, rate and character device")
-  func describe() throws {
-    let tree = try FakeIIOTree()
-    try tree.addBMI160()
-    let devices = try IIOSysfs(root: tree.sysfs).describeDevices(devRoot: tree.dev)
-    let d = try #require(devices.first)
-    #expect(devices.count == 1 && d.name == "bmi160" && d.id == "iio:device0")
-    #expect(d.channelGroups.map(\.type) == [.accel, .anglvel])
-    #expect(d.channelGroups.allSatisfy { $0.axes == ["x", "y", "z"] })
-    #expect(d.channelGroups.map(\.unit) == ["m/s²", "rad/s"])
-    #expect(d.characterDevicePath == tree.dev + "/iio:device0")
-    #expect(
-      d.characterDevice != .missing
-        || !FileManager.default.fileExists(atPath: d.characterDevicePath))
-  }
 }

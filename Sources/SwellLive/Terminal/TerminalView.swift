@@ -36,10 +36,10 @@ public final class TerminalView: LiveDisplay {
   /// - Throws: ``LiveWindowError`` when `input` or `output` is not a terminal.
   public init(input: Int32 = 0, output: Int32 = 1, supersampling: Int = 4) throws(LiveWindowError) {
     guard isatty(input) != 0 else {
-      throw LiveWindowError("--terminal needs a terminal on standard input")
+      throw LiveWindowError(.notATerminal("standard input"))
     }
     guard isatty(output) != 0 else {
-      throw LiveWindowError("--terminal needs a terminal on standard output")
+      throw LiveWindowError(.notATerminal("standard output"))
     }
     self.input = input
     self.output = output

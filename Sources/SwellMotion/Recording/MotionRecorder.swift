@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SwellTime
 import Synchronization
 
 /// Records a live source's raw samples to a raw IMU CSV (`swell record`): every sample of the
@@ -7,7 +8,8 @@ import Synchronization
 /// back-pressure), written as it comes until a duration passes, a sample count is reached, the
 /// source ends or ``stop()`` is called.
 ///
-/// The duration is measured on the recorder's clock (injected; a `ContinuousClock` by default),
+/// The duration is measured on the recorder's clock (injected; the system's monotonic clock by
+/// default),
 /// so it bounds the recording even when the source blocks or is slow: a timer on that clock ends
 /// the sample stream, and the recorder wakes at once. Rows are flushed whenever the recorder has
 /// caught up with the source, so a FIFO or standard output sees them as they come. Nothing here
@@ -54,29 +56,19 @@ public final class MotionRecorder: Sendable {
 
   private let control = Mutex(Control())
 
-  /// Creates a recorder timed by a clock.
+  /// Creates a recorder.
   ///
   /// - Parameters:
   ///   - source: The live source.
   ///   - absoluteTime: Keep the source's timestamps (default: shift them to start at 0).
-  ///   - clock: The clock durations and progress reports are measured on.
-  public init<C: Clock<Duration> & Sendable>(
-    source: any MotionSource, absoluteTime: Bool = false, clock: C
+  ///   - clock: The clock durations and progress reports are measured on (default: the
+  ///     system's monotonic clock; tests pass a manual one).
+  public init(
+    source: any MotionSource, absoluteTime: Bool = false, clock: MonotonicClock = .continuous
   ) {
     self.source = source
     self.absoluteTime = absoluteTime
-    sleep = { seconds in
-      try await clock.sleep(for: .nanoseconds(Int64(min(max(seconds, 0), 1e9) * 1e9)))
-    }
-  }
-
-  /// Creates a recorder timed by the system's continuous clock.
-  ///
-  /// - Parameters:
-  ///   - source: The live source.
-  ///   - absoluteTime: Keep the source's timestamps (default: shift them to start at 0).
-  public convenience init(source: any MotionSource, absoluteTime: Bool = false) {
-    self.init(source: source, absoluteTime: absoluteTime, clock: ContinuousClock())
+    sleep = { seconds in try await clock.sleep(until: clock.now() + min(max(seconds, 0), 1e9)) }
   }
 
   /// Ends the recording (from any thread, e.g. a signal handler's watcher): samples already

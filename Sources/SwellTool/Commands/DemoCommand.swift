@@ -3,6 +3,7 @@ import SwellGeometry
 import SwellLayers
 import SwellLive
 import SwellMotion
+import SwellPlayback
 import SwellRender
 import SwellScenes
 
@@ -79,7 +80,7 @@ struct DemoCommand: TypedToolCommand {
       do {
         return try SceneMotionInput.recording(url, loops: loops, skip: start).feed
       } catch {
-        throw ToolError(error.message)
+        throw ToolError(error.toolMessage)
       }
     }
     _ = try motion(loops: false)  // fails now for a bad recording or --start
@@ -95,17 +96,18 @@ struct DemoCommand: TypedToolCommand {
           terminal: terminal, console: console)
         return 0
       } catch let e as LiveWindowError {
-        guard !forceLive && !terminal else { throw ToolError(e.message) }
-        console.err("swell demo: no live window (\(e.message)); rendering \(output) instead\n")
+        guard !forceLive && !terminal else { throw ToolError(e.toolMessage) }
+        console.err(
+          "swell demo: no live window (\(e.toolMessage)); rendering \(output) instead\n")
         if sizeSpec == nil { options.scale = nil }
       }
     }
     let scene = try SceneLoader.load("waterwave", options: options)
-    var job = SceneExportJob(
+    var job = SceneExport(
       scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: duration,
       output: output)
     job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
-    let report = try job.run(console: console, label: "swell demo")
+    let report = try SceneExportRun.run(job, console: console, label: "swell demo")
     let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
     console.out("\(report.summary)\nswell demo: the video is at \(absolute)\n")
     return 0

@@ -160,7 +160,7 @@ struct LiveCommand: TypedToolCommand {
     do {
       return try session.run()
     } catch let e as SceneMotionError {
-      throw ToolError(e.message)
+      throw ToolError(e.toolMessage)
     } catch let e as RecordingError {
       throw ToolError(e.description)
     }
@@ -198,7 +198,7 @@ struct LiveCommand: TypedToolCommand {
         let input = try SceneMotionInput.recording(URL(fileURLWithPath: spec), loops: loop)
         return input.feed
       } catch let e as SceneMotionError {
-        throw ToolError(e.message)
+        throw ToolError(e.toolMessage)
       }
     }
   }

@@ -2,6 +2,7 @@ import Foundation
 import SwellEffects
 import SwellGeometry
 import SwellMotion
+import SwellPlayback
 import SwellRender
 import SwellScenes
 import SwellWaves
@@ -88,13 +89,13 @@ struct RenderCommand: TypedToolCommand {
     let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
     let out = o.output ?? "\(scene.name).mp4"
     let fps = try OutputFrameRate.resolve(requested: o.fps, output: out, format: o.format)
-    var job = SceneExportJob(
+    var job = SceneExport(
       scene: scene, motion: motion.feed, framesPerSecond: fps,
       duration: o.duration ?? motion.span, output: out)
     job.singleTime = o.time
     job.format = o.format
     job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
-    let report = try job.run(console: console, label: "swell render")
+    let report = try SceneExportRun.run(job, console: console, label: "swell render")
     // With -o - the frames are standard output: the summary goes to standard error.
     let say = out == "-" ? console.err : console.out
     say("\(report.summary)\n")

@@ -70,7 +70,7 @@ struct SceneCommand: TypedToolCommand {
         do {
           try options.setSize(sizeSpec, maximumPixels: ImageSurface.maximumDimension)
         } catch {
-          throw UsageError(error.message)
+          throw UsageError(error.toolMessage)
         }
       }
       guard let file = BuiltInScenes.file(target, options: options) else {

@@ -1,5 +1,3 @@
-import Foundation
-import SwellGeometry
 import SwellSensors
 
 /// `swell sensors`: lists the Linux IIO motion sensors.
@@ -28,10 +26,10 @@ struct SensorsCommand: TypedToolCommand {
   }
 
   static func run(_ options: Options, console: Console) throws -> Int32 {
-    let root = options.sysfsRoot
-    let devices: [IIODeviceDescription]
+    let (root, devRoot) = (options.sysfsRoot, options.devRoot)
+    let devices: [IIODevice]
     do {
-      devices = try IIOSysfs(root: root).describeDevices(devRoot: options.devRoot)
+      devices = try IIOSysfs(root: root).devices()
     } catch {
       throw ToolError("no motion sensors: \(error.message)")
     }
@@ -39,43 +37,8 @@ struct SensorsCommand: TypedToolCommand {
       throw ToolError(
         "no motion sensors: \(root) has no device with accel, anglvel or magn channels")
     }
-    var out = ""
-    for d in devices {
-      out += "\(d.id)  \(d.name)\n"
-      out += "  channels: "
-      out +=
-        d.channelGroups.map { "\($0.type.rawValue) " + $0.axes.joined(separator: " ") }
-        .joined(separator: ", ") + "\n"
-      if let f = d.samplingFrequency {
-        out += "  rate: \(number(f)) Hz"
-        if !d.availableFrequencies.isEmpty {
-          out += " (available: \(d.availableFrequencies.map(number).joined(separator: " ")))"
-        }
-        out += "\n"
-      } else {
-        out += "  rate: not reported\n"
-      }
-      for g in d.channelGroups {
-        let scales = g.scales.map(number).joined(separator: "/")
-        let offsets = g.offsets.map(number).joined(separator: "/")
-        out += "  \(g.type.rawValue): scale \(scales) \(g.unit) per count, offset \(offsets)"
-        let m = g.mountMatrix
-        out += ", mount matrix " + (m == .identity ? "identity" : matrix(m)) + "\n"
-      }
-      out +=
-        "  buffered: " + (d.canBuffer ? "yes (\(d.bufferDirectory ?? "buffer")/)" : "no")
-        + ", \(d.characterDevicePath) \(d.characterDevice.rawValue)\n"
-    }
-    console.out(out)
+    console.out(
+      IIODeviceReport(devices: devices, sysfs: IIOSysfs(root: root), devRoot: devRoot).text)
     return 0
-  }
-
-  private static func number(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e12 ? String(Int(v)) : String(v)
-  }
-
-  private static func matrix(_ m: Matrix3) -> String {
-    [m.row0, m.row1, m.row2].map { r in [r.x, r.y, r.z].map(number).joined(separator: ", ") }
-      .joined(separator: "; ")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellPlayback
 import SwellScenes
 import SwellWaves
 
@@ -19,9 +20,6 @@ struct TraceCommand: TypedToolCommand {
       "trace waterwave --script \"tilt 30deg right over 0.5s\" --fps 60",
       "trace homescreen --motion motion.csv --format json -o trace.json",
     ])
-
-  /// The most frames one trace (and the most samples one script) may have.
-  static let maximumFrames = 5_000_000
 
   enum Format: String, CaseIterable, Sendable { case csv, json }
 
@@ -54,68 +52,26 @@ struct TraceCommand: TypedToolCommand {
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
-    let (fps, duration, output) = (o.fps, o.duration, o.output)
     let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
     let input = try o.motion.load()
-    let traced = duration ?? input.span
-    let frames = traced * fps
-    guard frames < Double(maximumFrames) else {
-      throw ToolError(
-        "\(count(frames)) frames is too many (at most \(maximumFrames)); lower --fps or --duration")
-    }
-
-    var driver = SceneDriver(scene: scene, motion: input.feed, framesPerSecond: fps)
-    let count = driver.frameCount(duration: traced)
-    let keys = scene.traceKeys
-    let trace = SceneTraceFormat(keys: keys, json: o.format == .json)
-    var text = trace.header
-    // The rows go out in chunks (to a temporary file renamed at the end, or to standard
-    // output), so a long trace does not build one huge string.
-    let file: AtomicFileWriter?
+    let trace = SceneTraceExport(
+      scene: scene, motion: input.feed, framesPerSecond: o.fps,
+      duration: o.duration ?? input.span, json: o.format == .json)
+    var progress: ProgressLine?
+    defer { progress?.clear() }
     do {
-      file = try output.map { try AtomicFileWriter(url: URL(fileURLWithPath: $0)) }
+      try trace.run(
+        to: o.output.map { .file(URL(fileURLWithPath: $0)) } ?? .text { console.out($0) },
+        progress: { done, total in
+          if progress == nil {
+            progress = ProgressLine(
+              console: console, label: "swell trace", total: total, unit: "row")
+          }
+          progress?.update(done: done)
+        })
     } catch {
-      throw ToolError("\(error)")
-    }
-    func flush() throws {
-      if let file {
-        do { try file.write(text) } catch { throw ToolError(error.description) }
-      } else {
-        console.out(text)
-      }
-      text = ""
-    }
-    var progress = ProgressLine(console: console, label: "swell trace", total: count, unit: "row")
-    var done = 0
-    do {
-      while done < count {
-        let chunk = try driver.trace(frames: min(2_000, count - done))
-        if chunk.isEmpty { break }
-        for row in chunk {
-          trace.appendRow(row, first: done == 0, to: &text)
-          done += 1
-        }
-        try flush()
-        progress.update(done: done)
-      }
-    } catch let e as SceneMotionError {
-      progress.clear()
-      throw ToolError(e.message)
-    }
-    progress.clear()
-    text += trace.footer
-    try flush()
-    do {
-      try file?.commit()
-    } catch {
-      throw ToolError(error.description)
+      throw ToolError(error.toolMessage)
     }
     return 0
-  }
-
-  /// A frame or sample count for a message: whole numbers up to 10¹⁵, exponent form above (a
-  /// huge `--duration` must not trap converting to `Int`).
-  static func count(_ v: Double) -> String {
-    v < 1e15 ? String(Int(v)) : "\(v)"
   }
 }

@@ -34,7 +34,7 @@ struct SceneOptionGroup: ParsableOptionGroup {
       do {
         try scene.setSize(size, maximumPixels: ImageSurface.maximumDimension)
       } catch {
-        throw UsageError(error.message)
+        throw UsageError(error.toolMessage)
       }
     }
   }
@@ -82,7 +82,7 @@ struct MotionOptionGroup: ParsableOptionGroup {
       if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
       if let script { return try .script(script, rate: motionRate) }
     } catch {
-      throw ToolError(error.message)
+      throw ToolError(error.toolMessage)
     }
     return .resting
   }
