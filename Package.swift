@@ -129,7 +129,7 @@ let package = Package(
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
     .testTarget(
-      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
+      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTime", "SwellTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),

@@ -31,6 +31,9 @@ programs=(
   "dpkg-shlibdeps dpkg-dev"
   "lintian      lintian"
   "man          man-db"
+  "groff        groff-base"
+  "zsh          zsh"
+  "fish         fish"
 )
 libraries=(libcairo2-dev libsdl2-dev zlib1g-dev libgtk-4-dev)
 

@@ -380,19 +380,12 @@ public final class MotionManager: Sendable {
       defer { s.nextID += 1 }
       return (s.declination, s.nextID, s.deviceMotionInterval, s.fusionMode)
     }
-    let mode = override ?? AttitudeEstimator.Mode(referenceFrame: frame)
-    let needsMagnetometer = mode == .nineD && source.providesRawSamples
-    if source.sensorsAreKnown && !source.hasMagnetometer
-      && (needsMagnetometer || (frame.needsMagnetometer && !source.providesRawSamples))
-    {
-      delivery.fail(Self.missingMagnetometer(source: source.name, frame: frame), final: true)
-      return id
-    }
-    if frame == .xTrueNorthZVertical && declination == nil {
-      delivery.fail(
-        MotionManagerError(
-          .trueNorthNotAvailable, "xTrueNorthZVertical needs magneticDeclination to be set"),
-        final: true)
+    let mode: AttitudeEstimator.Mode
+    do {
+      mode = try Self.fusionMode(
+        source: source, frame: frame, override: override, declination: declination)
+    } catch {
+      delivery.fail(error, final: true)
       return id
     }
     state.withLock { s in

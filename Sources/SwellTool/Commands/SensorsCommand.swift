@@ -1,31 +1,32 @@
 import SwellSensors
 
 /// `swell sensors`: lists the Linux IIO motion sensors.
-struct SensorsCommand: ToolCommand {
-  static let spec = CommandSpec(
+struct SensorsCommand: TypedToolCommand {
+  static let about = CommandAbout(
     "sensors", summary: "list Linux motion sensors (IIO accelerometers, gyroscopes, magnetometers)",
     discussion: """
       Lists the Industrial I/O devices with accelerometer, gyroscope or magnetometer channels: \
       name, device, channels, sampling rate, scale, offset, mount matrix, and whether buffered \
       reads are possible. Exits with status 1 and says why when there are none.
       """,
-    groups: [
-      OptionGroup(
-        nil,
-        [
-          OptionSpec(
-            "--sysfs-root", kind: .value("DIR"),
-            help: "where the iio:deviceN folders are (default /sys/bus/iio/devices)"),
-          OptionSpec(
-            "--dev-root", kind: .value("DIR"),
-            help: "where the iio:deviceN character devices are (default /dev)"),
-        ])
-    ])
+    examples: ["sensors", "sensors --sysfs-root /tmp/fake-iio"])
 
-  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let root = arguments.option("--sysfs-root") ?? IIOSysfs.defaultRoot
-    let devRoot = arguments.option("--dev-root") ?? "/dev"
-    try arguments.finish()
+  struct Options: ParsableOptions {
+    var sysfsRoot: String
+    var devRoot: String
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      sysfsRoot = p.option(
+        "--sysfs-root", value: "DIR", kind: .directory, default: IIOSysfs.defaultRoot,
+        help: "where the iio:deviceN folders are")
+      devRoot = p.option(
+        "--dev-root", value: "DIR", kind: .directory, default: "/dev",
+        help: "where the iio:deviceN character devices are")
+    }
+  }
+
+  static func run(_ options: Options, console: Console) throws -> Int32 {
+    let (root, devRoot) = (options.sysfsRoot, options.devRoot)
     let devices: [IIODevice]
     do {
       devices = try IIOSysfs(root: root).devices()
