@@ -1,5 +1,6 @@
 import Foundation
 import SwellEffects
+import SwellMotion
 import SwellWaves
 
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
@@ -126,6 +127,9 @@ extension BuiltInScenes {
     throws(SceneLoadError) -> any Scene
   {
     if let scene = make(nameOrPath, options: options) { return scene }
+    if let hint = recordingGivenAsScene(nameOrPath) {
+      throw SceneLoadError(isUnknownName: true, message: hint)
+    }
     let isFile =
       nameOrPath.lowercased().hasSuffix(".json")
       || FileManager.default.fileExists(atPath: nameOrPath)
@@ -143,6 +147,31 @@ extension BuiltInScenes {
     } catch {
       throw SceneLoadError(isUnknownName: false, message: "\(nameOrPath): \(error)")
     }
+  }
+}
+
+extension BuiltInScenes {
+  /// The message for a motion recording given where a scene is expected: a folder (a Sensor
+  /// Logger or phyphox export), a `.csv` or a `.zip`, which scenes never are; `nil` otherwise.
+  ///
+  /// - Parameter nameOrPath: The scene argument.
+  /// - Returns: One line suggesting `--motion`, or `nil`.
+  static func recordingGivenAsScene(_ nameOrPath: String) -> String? {
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory)
+    let lower = nameOrPath.lowercased()
+    let kind: String
+    if exists && isDirectory.boolValue {
+      kind = "is a folder"
+    } else if lower.hasSuffix(".csv") || lower.hasSuffix(".zip") || lower.hasSuffix(".tsv") {
+      kind = exists ? "looks like a motion recording" : "is not a scene (and no such file)"
+    } else {
+      return nil
+    }
+    let shown = UntrustedText.escaped(nameOrPath)
+    return "'\(shown)' \(kind), not a scene (built-in: \(names.joined(separator: ", ")); or a "
+      + "scene file ending in .json); to play a recording, name a scene and give the "
+      + "recording with --motion (waterwave --motion \(shown))"
   }
 }
 
