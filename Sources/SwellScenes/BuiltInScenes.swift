@@ -164,14 +164,15 @@ extension BuiltInScenes {
     if exists && isDirectory.boolValue {
       kind = "is a folder"
     } else if lower.hasSuffix(".csv") || lower.hasSuffix(".zip") || lower.hasSuffix(".tsv") {
-      kind = exists ? "looks like a motion recording" : "is not a scene (and no such file)"
+      kind =
+        exists ? "looks like a motion recording" : "(no such file) looks like a motion recording"
     } else {
       return nil
     }
     let shown = UntrustedText.escaped(nameOrPath)
-    return "'\(shown)' \(kind), not a scene (built-in: \(names.joined(separator: ", ")); or a "
-      + "scene file ending in .json); to play a recording, name a scene and give the "
-      + "recording with --motion (waterwave --motion \(shown))"
+    return "'\(shown)' \(kind), not a scene: to play a recording, name a scene and give the "
+      + "recording with --motion (waterwave --motion \(shown)); scenes: "
+      + names.joined(separator: ", ") + ", or a scene file ending in .json"
   }
 }
 

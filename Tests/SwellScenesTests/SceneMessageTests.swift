@@ -52,11 +52,12 @@ struct SceneMessageTests {
         _ = try BuiltInScenes.load(path)
       } throws: { error in
         guard let e = error as? SceneLoadError else { return false }
-        return e.isUnknownName && e.message.hasPrefix("'\(path)' ")
-          && e.message.contains("not a scene (built-in: waterwave")
-          && e.message.hasSuffix(
-            "to play a recording, name a scene and give the recording with --motion "
-              + "(waterwave --motion \(path))")
+        return e.isUnknownName
+          && e.message.hasPrefix(
+            "'\(path)' \(path == folder.path ? "is a folder" : "(no such file) looks like a motion recording")"
+              + ", not a scene: to play a recording, name a scene and give the recording with "
+              + "--motion (waterwave --motion \(path)); scenes: waterwave, ")
+          && e.message.hasSuffix(", or a scene file ending in .json")
       }
     }
     // A name that is no file keeps the plain message.
