@@ -158,14 +158,44 @@ public final class LiveCanvas {
     }
   }
 
+  /// How ``drawHUD(lines:fontSize:)`` shows the heads-up display on this canvas.
+  public enum HUDStyle: Sendable, Equatable {
+    /// Drawn over the pixels (a window): a translucent box with white text.
+    case pixels
+    /// Kept as text in ``hudText`` for the display to print (a terminal, whose half blocks
+    /// cannot show 13-pixel text): the pixels are left as they are.
+    case text
+  }
+
+  /// How the HUD is shown (default ``HUDStyle/pixels``); a terminal view sets ``HUDStyle/text``
+  /// on the canvases it hands out.
+  public var hudStyle: HUDStyle = .pixels
+
+  /// The HUD lines of the frame on this canvas when ``hudStyle`` is ``HUDStyle/text``: set by
+  /// ``drawHUD(lines:fontSize:)``, taken (and cleared) by the display with ``takeHUDText()``.
+  public private(set) var hudText: [String] = []
+
+  /// The HUD text of the frame, cleared so the next frame shows none unless it draws a HUD.
+  ///
+  /// - Returns: The lines given to the last ``drawHUD(lines:fontSize:)`` since the last call.
+  public func takeHUDText() -> [String] {
+    defer { hudText = [] }
+    return hudText
+  }
+
   /// Draws a heads-up display in the top-left corner: a translucent dark box with one line of
-  /// white text per entry (Cairo's toy text API, sans-serif).
+  /// white text per entry (Cairo's toy text API, sans-serif). With ``hudStyle`` ``HUDStyle/text``
+  /// the lines are kept in ``hudText`` instead and the pixels are not touched.
   ///
   /// - Parameters:
   ///   - lines: The text lines.
   ///   - fontSize: The font size, pixels (default 13).
   public func drawHUD(lines: [String], fontSize: Double = 13) {
     guard !lines.isEmpty else { return }
+    if hudStyle == .text {
+      hudText = lines
+      return
+    }
     withContext { cr in
       cr.selectFont(family: "sans-serif", slant: .normal, weight: .normal)
       cr.setFontSize(fontSize)

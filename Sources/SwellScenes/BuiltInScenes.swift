@@ -1,5 +1,6 @@
 import Foundation
 import SwellEffects
+import SwellMotion
 import SwellWaves
 
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
@@ -108,6 +109,21 @@ public struct SceneLoadError: Error, Hashable, Sendable, CustomStringConvertible
   public var isUnknownName: Bool
   /// The one-line reason, naming the file and JSON path for a bad file.
   public var message: String
+  /// The path, when a motion recording (a folder, a `.csv`, `.tsv` or `.zip`) was given where a
+  /// scene is expected: it is a scene's motion, not a scene.
+  public var recording: String?
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - isUnknownName: True for a name that is neither a built-in scene nor a file.
+  ///   - message: The one-line reason.
+  ///   - recording: The path of a motion recording given as the scene, if it was one.
+  public init(isUnknownName: Bool, message: String, recording: String? = nil) {
+    self.isUnknownName = isUnknownName
+    self.message = message
+    self.recording = recording
+  }
 
   /// The message.
   public var description: String { message }
@@ -126,6 +142,9 @@ extension BuiltInScenes {
     throws(SceneLoadError) -> any Scene
   {
     if let scene = make(nameOrPath, options: options) { return scene }
+    if let hint = recordingGivenAsScene(nameOrPath) {
+      throw SceneLoadError(isUnknownName: true, message: hint, recording: nameOrPath)
+    }
     let isFile =
       nameOrPath.lowercased().hasSuffix(".json")
       || FileManager.default.fileExists(atPath: nameOrPath)
@@ -189,6 +208,32 @@ public struct SceneSizeError: Error, Hashable, Sendable, CustomStringConvertible
     case .tooManyPixels(let pixels, let maximum):
       return "is \(pixels) pixels a side, more than \(maximum)"
     }
+  }
+}
+
+extension BuiltInScenes {
+  /// The message for a motion recording given where a scene is expected: a folder (a Sensor
+  /// Logger or phyphox export), a `.csv` or a `.zip`, which scenes never are; `nil` otherwise.
+  ///
+  /// - Parameter nameOrPath: The scene argument.
+  /// - Returns: One line saying the recording is a scene's motion, or `nil`.
+  static func recordingGivenAsScene(_ nameOrPath: String) -> String? {
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory)
+    let lower = nameOrPath.lowercased()
+    let kind: String
+    if exists && isDirectory.boolValue {
+      kind = "is a folder"
+    } else if lower.hasSuffix(".csv") || lower.hasSuffix(".zip") || lower.hasSuffix(".tsv") {
+      kind =
+        exists ? "looks like a motion recording" : "(no such file) looks like a motion recording"
+    } else {
+      return nil
+    }
+    let shown = UntrustedText.escaped(nameOrPath)
+    return "'\(shown)' \(kind), not a scene: to play a recording, name a scene and give the "
+      + "recording as its motion; scenes: " + names.joined(separator: ", ")
+      + ", or a scene file ending in .json"
   }
 }
 

@@ -112,16 +112,23 @@ public final class WaterBodyLayer: Layer {
 }
 
 /// A shape layer that fills a container below a ``FreeSurface`` plus one ``SineWave`` ripple
-/// (`z = surface + A·sin(2π·s/wavelength + φ)`, `s` along the world's horizontal), clipped to
-/// the container; its path is computed for the presentation time in
+/// (`z = surface + A·sin(2π·s/wavelength + φ)`, `s` along the world's horizontal; `A` fades to 0
+/// as the water drops under 2 % of the container), clipped to the container; its path is computed for the presentation time in
 /// ``prepareForPresentation(at:)`` (φ = φ₀ + phaseSpeed·t).
+///
+/// A gradient fill in the `screenVertical` space ("darker with depth") follows gravity: its
+/// axis runs along the surface's ``FreeSurface/down`` across the layer's bounds, so the water
+/// is light at its surface and dark at its bottom whichever way the device is turned (upright,
+/// it is the screen-vertical gradient exactly). Other fills are drawn as given.
 public final class FreeSurfaceLayer: ShapeLayer {
   /// The ripple and its fill.
   public var wave: SineWave {
     didSet { applyFill() }
   }
-  /// The surface it rides on.
-  public var surface: FreeSurface
+  /// The surface it rides on; setting it turns a depth gradient to its gravity.
+  public var surface: FreeSurface {
+    didSet { if surface.down != oldValue.down { applyFill() } }
+  }
   /// When set, the phase stays at ``SineWave/initialPhase`` (Reduce Motion).
   public var isPhaseFrozen = false
   /// The time the path was last computed for, seconds.
@@ -142,7 +149,41 @@ public final class FreeSurfaceLayer: ShapeLayer {
     updatePath(at: 0)
   }
 
-  private func applyFill() { setFill(wave.fill) }
+  private func applyFill() {
+    guard case .gradient(let g) = wave.fill, g.space == .screenVertical else {
+      setFill(wave.fill)
+      return
+    }
+    setFill(.gradient(Self.depthGradient(g, down: surface.down, size: bounds.size)))
+  }
+
+  /// A `screenVertical` gradient turned to gravity: its axis along `down` through the centre of
+  /// a layer of `size`, spanning the layer's extent along `down` (the gradient's start and end
+  /// y pick the part of that span, as they pick part of the height on screen), in the `layer`
+  /// space. With `down` the screen's down, the gradient is returned unchanged.
+  ///
+  /// - Parameters:
+  ///   - gradient: A gradient whose `space` is `screenVertical`.
+  ///   - down: The frame of gravity's down, a unit vector in the layer's bounds space (y down).
+  ///   - size: The layer's size, points.
+  /// - Returns: The gradient that darkens with depth along `down`.
+  static func depthGradient(_ gradient: LinearGradient, down: Point, size: Size)
+    -> LinearGradient
+  {
+    let w = size.width
+    let h = size.height
+    guard abs(down.x) > 1e-9 || down.y <= 0, w > 0, h > 0, down.x.isFinite, down.y.isFinite
+    else { return gradient }
+    // The layer's extent along `down`, from its centre: half its projected width and height.
+    let half = (abs(down.x) * w + abs(down.y) * h) / 2
+    func point(_ u: Double) -> Point {
+      let along = -half + 2 * half * u
+      return Point(x: 0.5 + along * down.x / w, y: 0.5 + along * down.y / h)
+    }
+    return LinearGradient(
+      stops: gradient.stops, startPoint: point(gradient.startPoint.y),
+      endPoint: point(gradient.endPoint.y), space: .layer)
+  }
 
   /// The ripple's phase at a time, radians (not wrapped): frozen at φ₀ under Reduce Motion.
   ///
@@ -157,7 +198,9 @@ public final class FreeSurfaceLayer: ShapeLayer {
   /// - Parameter time: Seconds.
   public func updatePath(at time: Double) {
     pathTime = time
-    let a = wave.amplitude
+    // Ripples need water under them: they fade out as an open glass empties (below 2 % of the
+    // container), so an empty glass shows no blue slivers along its walls.
+    let a = wave.amplitude * min(max(surface.volumeFraction / 0.02, 0), 1)
     let k = wave.wavenumber
     let phi = phase(at: time)
     path = surface.fillPath { s in a * sin(k * s + phi) }

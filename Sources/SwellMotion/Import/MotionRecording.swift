@@ -104,7 +104,13 @@ public struct MotionRecording: Sendable {
     let data = try readBytes(url)
     if ZipArchive.isZip(data) {
       let archive = try ZipArchive(data: data, name: name)
-      return try load(files: RecordingFiles.zip(archive, name: name), name: name)
+      do {
+        return try load(files: RecordingFiles.zip(archive, name: name), name: name)
+      } catch  where error.message.hasPrefix("no recognised recording") {
+        var named = error
+        named.message = "a ZIP archive that is not a recording: " + error.message
+        throw named
+      }
     }
     return try load(file: data, name: name)
   }
@@ -115,8 +121,12 @@ public struct MotionRecording: Sendable {
   ///   - data: The file's contents.
   ///   - name: The file's name, for errors.
   /// - Returns: The recording.
-  /// - Throws: ``RecordingError`` for malformed or unrecognised contents.
+  /// - Throws: ``RecordingError`` for malformed or unrecognised contents; a binary file (a video,
+  ///   an image, an archive, ...) is named from its first bytes instead of read as CSV.
   public static func load(file data: Data, name: String) throws(RecordingError) -> MotionRecording {
+    if let kind = BinaryFileKind.describe(data) {
+      throw RecordingError(file: name, message: BinaryFileKind.message(kind))
+    }
     let header = try headerFields(data, fileName: name)
     if RawIMUCSV.matches(header: header) {
       return MotionRecording(

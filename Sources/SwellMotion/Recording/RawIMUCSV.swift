@@ -298,6 +298,12 @@ func readBytes(_ url: URL) throws(RecordingError) -> Data {
       file: shown, message: "not a regular file (a FIFO, device or socket is not read)")
   }
   guard Int(info.st_size) <= maximumRecordingFileSize else {
+    // A large file is most often a video given by mistake: name it (a ZIP may be a recording).
+    var head = [UInt8](repeating: 0, count: BinaryFileKind.prefixLength)
+    let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    if n > 0, let kind = BinaryFileKind.describe(head[0..<n]), kind != "a ZIP archive" {
+      throw RecordingError(file: shown, message: BinaryFileKind.message(kind))
+    }
     throw RecordingError(
       file: shown,
       message: "\(info.st_size) bytes is larger than the limit of \(maximumRecordingFileSize)")

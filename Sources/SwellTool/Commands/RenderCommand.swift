@@ -113,6 +113,11 @@ enum SceneLoader {
     do {
       return try BuiltInScenes.load(name, options: options)
     } catch {
+      if let path = error.recording {
+        throw UsageError(
+          error.message + " (give it with --motion: waterwave --motion "
+            + UntrustedText.escaped(path) + ")")
+      }
       if error.isUnknownName { throw UsageError(error.message) }
       throw ToolError(error.message)
     }
