@@ -118,7 +118,7 @@ let package = Package(
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
     .testTarget(
-      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
+      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTime", "SwellTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
     .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
@@ -130,7 +130,7 @@ let package = Package(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
     .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
+      name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"],
       exclude: ["Fixtures", "Help"]),

@@ -1,4 +1,5 @@
 import Foundation
+import SwellTime
 import Synchronization
 
 /// A ``MotionSource`` replaying a recording: raw samples (to be fused) or device motion.
@@ -14,7 +15,14 @@ import Synchronization
 ///
 /// Replayed either as fast as possible, or at recorded speed (``init(_:pacedBy:)``): event *i*
 /// is returned when the injected clock has advanced `tᵢ − t₀` seconds past the first call to
-/// ``next()``, so tests pace it with a manual clock and live views with `ContinuousClock`.
+/// ``next()`` (of the current pass), so tests pace it with a ``ManualMonotonicClock`` and live
+/// views with ``MonotonicClock/continuous``.
+///
+/// **Stop and restart.** ``stop()`` ends the replay; ``restart()`` (which ``MotionManager`` calls
+/// when updates start again after a stop) replays the recording **from its first event**, with
+/// the pacing started afresh: one rule, whether the replay had ended or was stopped halfway. A
+/// replay has no time of its own to resume at, so each run of the manager gets the whole
+/// recording.
 public final class RecordingSource: MotionSource {
   /// A short name, `recording:NAME`.
   public let name: String
@@ -58,12 +66,14 @@ public final class RecordingSource: MotionSource {
     var countInPass = 0
     var period: Double?
     var stopped = false
+    /// For a paced replay, the clock's time at the pass's first ``next()``.
+    var origin: Double?
   }
 
   private let storage: Storage
   private let state: Mutex<State>
-  /// Sleeps until a given offset after the first event's release (nil: as fast as possible).
-  private let sleeper: (@Sendable (Duration) async throws -> Void)?
+  /// The clock that paces the replay (nil: as fast as possible).
+  private let pacing: MonotonicClock?
 
   /// Creates a source replaying a recording as fast as possible.
   ///
@@ -85,16 +95,16 @@ public final class RecordingSource: MotionSource {
     storage = .memory(events)
     self.loops = loops
     state = Mutex(State())
-    sleeper = nil
+    pacing = nil
   }
 
   /// Creates a source replaying a recording at recorded speed on a clock.
   ///
   /// - Parameters:
   ///   - recording: The recording.
-  ///   - clock: The clock that paces the replay (e.g. `ContinuousClock()`, or a manual clock in
-  ///     tests).
-  public init<C: Clock<Duration>>(_ recording: MotionRecording, pacedBy clock: C) {
+  ///   - clock: The clock that paces the replay (``MonotonicClock/continuous``, or a
+  ///     ``ManualMonotonicClock``'s in tests).
+  public init(_ recording: MotionRecording, pacedBy clock: MonotonicClock) {
     name = "recording:\(recording.name)"
     hasMagnetometer = recording.hasMagnetometer
     if case .deviceMotion(_, let frame) = recording.content {
@@ -108,16 +118,16 @@ public final class RecordingSource: MotionSource {
     storage = .memory(recording.events)
     loops = false
     state = Mutex(State())
-    let start = Mutex<C.Instant?>(nil)
-    sleeper = { offset in
-      let origin = start.withLock { s -> C.Instant in
-        if let s { return s }
-        let now = clock.now
-        s = now
-        return now
-      }
-      try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
-    }
+    pacing = clock
+  }
+
+  /// Creates a source replaying a recording at recorded speed on a Swift `Clock`.
+  ///
+  /// - Parameters:
+  ///   - recording: The recording.
+  ///   - clock: The clock that paces the replay (e.g. `ContinuousClock()`).
+  public convenience init<C: Clock<Duration>>(_ recording: MotionRecording, pacedBy clock: C) {
+    self.init(recording, pacedBy: MonotonicClock(clock))
   }
 
   /// Opens a recording file, folder or zip: a raw IMU or device-motion CSV is streamed from
@@ -177,7 +187,7 @@ public final class RecordingSource: MotionSource {
       isRaw
       ? .raw(try RawIMUCSV.Reader(url: url)) : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
     state = Mutex(State(reader: fresh))
-    sleeper = nil
+    pacing = nil
   }
 
   /// Whether a file is a raw IMU CSV (true), a device-motion CSV (false), or neither (`nil`),
@@ -231,31 +241,60 @@ public final class RecordingSource: MotionSource {
   ///   line and column; not transient), or `CancellationError` when the waiting task is
   ///   cancelled.
   public func next() async throws -> MotionEvent? {
-    let result: Result<(event: MotionEvent, offset: Double)?, RecordingError> = state.withLock {
+    let pacing = self.pacing
+    let result: Result<(event: MotionEvent, due: Double?)?, RecordingError> = state.withLock {
       s in
       guard !s.stopped else { return .success(nil) }
       do throws(RecordingError) {
         guard let e = try nextEvent(&s) else { return .success(nil) }
-        return .success(e)
+        guard let pacing, let first = timeSpan?.lowerBound else { return .success((e.event, nil)) }
+        let origin = s.origin ?? pacing.now()
+        s.origin = origin
+        return .success((e.event, origin + (e.offset - first)))
       } catch {
         return .failure(error)
       }
     }
-    let next: (event: MotionEvent, offset: Double)?
+    let next: (event: MotionEvent, due: Double?)?
     switch result {
     case .success(let n): next = n
     case .failure(let e): throw MotionSourceError(e.description)
     }
     guard let next else { return nil }
-    if let sleeper, let first = timeSpan?.lowerBound {
-      try await sleeper(.seconds(next.offset - first))
+    if let pacing, let due = next.due {
+      try await pacing.sleep(until: due)
     }
     return next.event
   }
 
-  /// Ends the replay: later calls to ``next()`` return `nil`.
+  /// Ends the replay: later calls to ``next()`` return `nil` until ``restart()``.
   public func stop() async {
     state.withLock { $0.stopped = true }
+  }
+
+  /// Replays the recording again from its first event (pass 0, the pacing started afresh at
+  /// the next ``next()``), whether it had ended or was stopped halfway.
+  ///
+  /// - Throws: ``MotionSourceError`` when a streamed file cannot be opened again.
+  public func restart() async throws {
+    let failure: RecordingError? = state.withLock { s in
+      var fresh: Reader?
+      if case .file(let url, let isRaw) = storage {
+        do throws(RecordingError) {
+          fresh =
+            isRaw
+            ? .raw(try RawIMUCSV.Reader(url: url))
+            : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
+        } catch {
+          return error
+        }
+      }
+      let period = s.period
+      s = State(reader: fresh)
+      s.period = period
+      return nil
+    }
+    if let failure { throw MotionSourceError(failure.description) }
   }
 
   /// The next event of the current pass, starting a new pass at the end when looping; the
@@ -375,8 +414,13 @@ public final class MotionScriptSource: MotionSource {
     return .deviceMotion(script.motion(at: t, timestamp: t))
   }
 
-  /// Ends the script: later calls to ``next()`` return `nil`.
+  /// Ends the script: later calls to ``next()`` return `nil` until ``restart()``.
   public func stop() async {
     index.withLock { $0 = count }
+  }
+
+  /// Plays the script again from its start.
+  public func restart() async throws {
+    index.withLock { $0 = 0 }
   }
 }
