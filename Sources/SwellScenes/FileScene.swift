@@ -3,6 +3,7 @@ import SwellEffects
 import SwellGeometry
 import SwellLayers
 import SwellMotion
+import SwellRecordings
 import SwellWaves
 
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own

@@ -53,7 +53,7 @@ import Synchronization
 ///
 /// **Start, stop, start again** (as `CMMotionManager`): a *run* lasts from a start that finds
 /// nothing running to the stop of the last updates, or to the end or failure of the source
-/// (``MotionRunState``). When a run ends the manager calls ``MotionSource/stop()``; the next
+/// (`MotionRunState`). When a run ends the manager calls ``MotionSource/stop()``; the next
 /// start begins a new run, which first calls ``MotionSource/restart()``: a live source reopens,
 /// a recording replays from its first event. Any start after a stop therefore delivers, or fails
 /// with a `notAvailable` (109) error that says why (the source cannot restart, or ended at once
@@ -71,7 +71,7 @@ import Synchronization
 /// ``imuSamples(capacity:)``) take it, and pull-only updates (``startDeviceMotionUpdates(using:)``,
 /// ``startAccelerometerUpdates()``) see it rush by; stopping them ends the run, so a later start
 /// gets the whole recording again. For device-like timing, pace it
-/// (``RecordingSource/init(_:pacedBy:)``).
+/// (``RecordingSource/init(_:pacedBy:)-(_,MonotonicClock)``).
 public final class MotionManager: Sendable {
   /// How long to wait before asking a source again after a transient error.
   public struct RetryPolicy: Hashable, Sendable {
@@ -127,7 +127,7 @@ public final class MotionManager: Sendable {
   ///   - settings: Estimator settings for fusing raw samples.
   ///   - retryPolicy: The waits after transient source errors.
   ///   - clock: The clock the retry waits run on and sample arrivals are stamped with (default
-  ///     ``MonotonicClock/continuous``; tests pass a ``ManualMonotonicClock``'s).
+  ///     `MonotonicClock/continuous`; tests pass a `ManualMonotonicClock`'s).
   public init(
     source: any MotionSource, settings: AttitudeEstimator.Settings = .init(),
     retryPolicy: RetryPolicy = RetryPolicy(), clock: MonotonicClock = .continuous
@@ -409,12 +409,20 @@ public final class MotionManager: Sendable {
       defer { s.nextID += 1 }
       return (s.declination, s.nextID, s.deviceMotionInterval, s.fusionMode)
     }
+    // The one 6D/9D decision (fusionMode(for:...)); a source that learns its sensors from its
+    // samples is checked at its first sample instead.
     let mode = override ?? AttitudeEstimator.Mode(referenceFrame: frame)
-    let needsMagnetometer = mode == .nineD && source.providesRawSamples
-    if source.sensorsAreKnown && !source.hasMagnetometer
-      && (needsMagnetometer || (frame.needsMagnetometer && !source.providesRawSamples))
-    {
-      delivery.fail(Self.missingMagnetometer(source: source.name, frame: frame), final: true)
+    let known = source.sensorsAreKnown
+    do throws(MotionManagerError) {
+      if source.providesRawSamples {
+        _ = try Self.fusionMode(
+          for: frame, override: override, sourceName: source.name,
+          hasMagnetometer: source.hasMagnetometer || !known)
+      } else if known && frame.needsMagnetometer && !source.hasMagnetometer {
+        throw Self.missingMagnetometer(source: source.name, frame: frame)
+      }
+    } catch {
+      delivery.fail(error, final: true)
       stopLoopIfIdle()
       return id
     }

@@ -167,7 +167,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
 
   /// Takes every queued sample without waiting, with the time each arrived: when the manager
   /// queued it, right after the source delivered it, in seconds on ``clock`` (the manager's;
-  /// by default ``MonotonicClock/continuous``, `CLOCK_MONOTONIC`), for measuring how old a sample
+  /// by default `MonotonicClock/continuous`, `CLOCK_MONOTONIC`), for measuring how old a sample
   /// is when it is shown.
   ///
   /// - Returns: The samples with their arrival times, oldest first.

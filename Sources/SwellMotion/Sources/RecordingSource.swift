@@ -6,17 +6,17 @@ import Synchronization
 ///
 /// Three kinds of recording:
 /// - one loaded in memory (``init(_:loops:)``, any ``MotionRecording``);
-/// - a raw IMU or device-motion CSV file **streamed** from disk (``init(contentsOf:loops:)``):
-///   it holds about 1 MiB of the file whatever the recording's length, so a day of 200 Hz
-///   samples replays in constant memory (other formats, Sensor Logger and phyphox exports, are
-///   loaded whole);
+/// - a raw IMU or device-motion CSV file **streamed** from disk (`init(contentsOf:loops:)`, in
+///   `SwellRecordings`): it holds about 1 MiB of the file whatever the recording's length, so a
+///   day of 200 Hz samples replays in constant memory (other formats, Sensor Logger and phyphox
+///   exports, are loaded whole);
 /// - with ``loops``, the recording starts again when it ends: pass *k* is shifted by *k* times
 ///   the period (the recording's span plus its mean sample interval), so time keeps increasing.
 ///
-/// Replayed either as fast as possible, or at recorded speed (``init(_:pacedBy:)``): event *i*
+/// Replayed either as fast as possible, or at recorded speed (`init(_:pacedBy:)`): event *i*
 /// is returned when the injected clock has advanced `tᵢ − t₀` seconds past the first call to
-/// ``next()`` (of the current pass), so tests pace it with a ``ManualMonotonicClock`` and live
-/// views with ``MonotonicClock/continuous``.
+/// ``next()`` (of the current pass), so tests pace it with a `ManualMonotonicClock` and live
+/// views with `MonotonicClock/continuous`.
 ///
 /// **Stop and restart.** ``stop()`` ends the replay; ``restart()`` (which ``MotionManager`` calls
 /// when updates start again after a stop) replays the recording **from its first event**, with
@@ -39,28 +39,13 @@ public final class RecordingSource: MotionSource {
 
   private enum Storage {
     case memory([MotionEvent])
-    case file(URL, isRaw: Bool)
-  }
-
-  private enum Reader {
-    case raw(RawIMUCSV.Reader)
-    case deviceMotion(DeviceMotionCSV.Reader)
-
-    mutating func next() throws(RecordingError) -> MotionEvent? {
-      switch self {
-      case .raw(var r):
-        defer { self = .raw(r) }
-        return try r.next().map(MotionEvent.sample)
-      case .deviceMotion(var r):
-        defer { self = .deviceMotion(r) }
-        return try r.next().map(MotionEvent.deviceMotion)
-      }
-    }
+    /// Events read by a reader opened afresh for every pass.
+    case stream(@Sendable () throws(RecordingError) -> any RecordingEventReader)
   }
 
   private struct State {
     var index = 0
-    var reader: Reader?
+    var reader: (any RecordingEventReader)?
     var pass = 0
     /// Events in the current pass (to find the period after the first pass).
     var countInPass = 0
@@ -102,8 +87,8 @@ public final class RecordingSource: MotionSource {
   ///
   /// - Parameters:
   ///   - recording: The recording.
-  ///   - clock: The clock that paces the replay (``MonotonicClock/continuous``, or a
-  ///     ``ManualMonotonicClock``'s in tests).
+  ///   - clock: The clock that paces the replay (`MonotonicClock/continuous`, or a
+  ///     `ManualMonotonicClock`'s in tests).
   public init(_ recording: MotionRecording, pacedBy clock: MonotonicClock) {
     name = "recording:\(recording.name)"
     hasMagnetometer = recording.hasMagnetometer
@@ -130,100 +115,32 @@ public final class RecordingSource: MotionSource {
     self.init(recording, pacedBy: MonotonicClock(clock))
   }
 
-  /// Opens a recording file, folder or zip: a raw IMU or device-motion CSV is streamed from
-  /// disk; any other format (``MotionRecording/load(from:)``) is loaded whole.
-  ///
-  /// The first sample is read here, so a file without samples, or with a bad first row, fails
-  /// now with the file, line and column. The span (``timeSpan``) is read from the file's last
-  /// row.
+  /// Creates a source streaming events from a reader that is opened again for every pass (the
+  /// file readers of `SwellRecordings`).
   ///
   /// - Parameters:
-  ///   - url: The recording.
-  ///   - loops: Start again when it ends (default false).
-  /// - Throws: ``RecordingError`` naming the file (and line and column) of the problem.
-  public convenience init(contentsOf url: URL, loops: Bool = false) throws(RecordingError) {
-    let name = url.lastPathComponent
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      throw RecordingError(file: url.path, message: "no such file or folder")
-    }
-    if !isDirectory.boolValue, let kind = try Self.streamableKind(url) {
-      try self.init(streaming: url, isRaw: kind, loops: loops)
-      return
-    }
-    let recording = try MotionRecording.load(from: url)
-    guard recording.count > 0 else {
-      throw RecordingError(file: name, message: "the recording has no samples")
-    }
-    self.init(recording, loops: loops)
-  }
-
-  private init(streaming url: URL, isRaw: Bool, loops: Bool) throws(RecordingError) {
-    name = "recording:\(url.lastPathComponent)"
-    var reader: Reader
-    if isRaw {
-      reader = .raw(try RawIMUCSV.Reader(url: url))
-      deviceMotionReferenceFrame = nil
-    } else {
-      let r = try DeviceMotionCSV.Reader(url: url)
-      deviceMotionReferenceFrame = r.referenceFrame
-      reader = .deviceMotion(r)
-    }
-    providesRawSamples = isRaw
-    guard let first = try reader.next() else {
-      throw RecordingError(file: url.lastPathComponent, message: "the recording has no samples")
-    }
-    switch first {
-    case .sample(let s): hasMagnetometer = s.magnetometer != nil
-    case .deviceMotion(let m): hasMagnetometer = m.magneticField.accuracy != .uncalibrated
-    }
-    let t0 = first.timestamp
-    let last = try Self.lastTimestamp(url, isRaw: isRaw) ?? t0
-    timeSpan = t0...max(t0, last)
-    storage = .file(url, isRaw: isRaw)
+  ///   - name: The recording's name (the source is `recording:NAME`).
+  ///   - hasMagnetometer: Whether the events carry magnetometer readings.
+  ///   - deviceMotionReferenceFrame: The frame of fused device motion, or `nil` for raw samples.
+  ///   - timeSpan: The first and last timestamps of one pass, seconds.
+  ///   - loops: Start again when it ends.
+  ///   - open: Opens a reader at the first event.
+  /// - Throws: ``RecordingError`` when the first reader cannot be opened.
+  package init(
+    streaming name: String, hasMagnetometer: Bool,
+    deviceMotionReferenceFrame: AttitudeReferenceFrame?, timeSpan: ClosedRange<Double>,
+    loops: Bool,
+    open: @escaping @Sendable () throws(RecordingError) -> any RecordingEventReader
+  ) throws(RecordingError) {
+    self.name = "recording:\(name)"
+    self.hasMagnetometer = hasMagnetometer
+    self.deviceMotionReferenceFrame = deviceMotionReferenceFrame
+    providesRawSamples = deviceMotionReferenceFrame == nil
+    self.timeSpan = timeSpan
     self.loops = loops
-    // Reopen so that the first event is delivered by next().
-    let fresh: Reader =
-      isRaw
-      ? .raw(try RawIMUCSV.Reader(url: url)) : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
-    state = Mutex(State(reader: fresh))
+    storage = .stream(open)
+    state = Mutex(State(reader: try open()))
     pacing = nil
-  }
-
-  /// Whether a file is a raw IMU CSV (true), a device-motion CSV (false), or neither (`nil`),
-  /// from its first record.
-  private static func streamableKind(_ url: URL) throws(RecordingError) -> Bool? {
-    var file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
-    guard let line = try file.nextRecord() else { return nil }
-    var fields: [Range<Int>] = []
-    file.scanner.split(line, into: &fields)
-    let names = fields.map { file.scanner.text($0) }
-    if RawIMUCSV.matches(header: names) { return true }
-    if DeviceMotionCSV.matches(header: names) { return false }
-    return nil
-  }
-
-  /// The time of the last row of a CSV recording, read from the end of the file (the last 64
-  /// KiB); `nil` when it cannot be read there.
-  private static func lastTimestamp(_ url: URL, isRaw: Bool) throws(RecordingError) -> Double? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    guard let size = try? handle.seekToEnd() else { return nil }
-    let start = size > 65_536 ? size - 65_536 : 0
-    guard (try? handle.seek(toOffset: start)) != nil,
-      let data = try? handle.readToEnd()
-    else { return nil }
-    // Bytes, not Characters: in a String "\r\n" is one Character.
-    let lines = data.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
-    for line in lines.reversed() {
-      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-      if text.isEmpty || text.hasPrefix("#") { continue }
-      let first =
-        text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-        .first.map(String.init) ?? ""
-      return Double(first.trimmingCharacters(in: .whitespaces))
-    }
-    return nil
   }
 
   /// The number of events of one pass when the recording is in memory; `nil` when it is
@@ -278,13 +195,10 @@ public final class RecordingSource: MotionSource {
   /// - Throws: ``MotionSourceError`` when a streamed file cannot be opened again.
   public func restart() async throws {
     let failure: RecordingError? = state.withLock { s in
-      var fresh: Reader?
-      if case .file(let url, let isRaw) = storage {
+      var fresh: (any RecordingEventReader)?
+      if case .stream(let open) = storage {
         do throws(RecordingError) {
-          fresh =
-            isRaw
-            ? .raw(try RawIMUCSV.Reader(url: url))
-            : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
+          fresh = try open()
         } catch {
           return error
         }
@@ -321,11 +235,8 @@ public final class RecordingSource: MotionSource {
       s.pass += 1
       s.countInPass = 0
       s.index = 0
-      if case .file(let url, let isRaw) = storage {
-        s.reader =
-          isRaw
-          ? .raw(try RawIMUCSV.Reader(url: url))
-          : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
+      if case .stream(let open) = storage {
+        s.reader = try open()
       }
     }
     return nil
@@ -337,10 +248,19 @@ public final class RecordingSource: MotionSource {
       guard s.index < events.count else { return nil }
       defer { s.index += 1 }
       return events[s.index]
-    case .file:
+    case .stream:
       return try s.reader?.next()
     }
   }
+}
+
+/// Reads a recording's events one by one (a file streamed block by block).
+package protocol RecordingEventReader {
+  /// The next event, or `nil` at the end.
+  ///
+  /// - Returns: The event.
+  /// - Throws: ``RecordingError`` naming the file, line and column of a malformed row.
+  mutating func next() throws(RecordingError) -> MotionEvent?
 }
 
 extension MotionEvent {

@@ -1,3 +1,4 @@
+import SwellRecordings
 import SwellSensors
 
 /// The `phone:URL` motion source (phyphox remote access), shared by `swell record` and

@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRecordings
 import SwellScenes
 import SwellWaves
 

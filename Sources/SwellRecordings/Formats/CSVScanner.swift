@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// Byte-level reading of delimited text, shared by every recording reader.
 ///
@@ -130,7 +131,7 @@ struct CSVScanner {
   ///   - expected: The header the format wants, for the error message.
   ///   - matches: Whether the names are an acceptable header.
   /// - Returns: The field names.
-  /// - Throws: ``RecordingError`` naming the file and line when `matches` says no.
+  /// - Throws: `RecordingError` naming the file and line when `matches` says no.
   func header(
     _ line: Line, into fields: inout [Range<Int>], expected: String,
     matches: ([String]) -> Bool
@@ -164,8 +165,8 @@ struct CSVScanner {
     return String(decoding: bytes[t], as: UTF8.self)
   }
 
-  /// The field as text for a message: at most ``UntrustedText/defaultLimit`` characters, control
-  /// characters escaped (``UntrustedText/clipped(_:limit:)``); only the start of a huge field is
+  /// The field as text for a message: at most `UntrustedText/defaultLimit` characters, control
+  /// characters escaped (`UntrustedText/clipped(_:limit:)`); only the start of a huge field is
   /// decoded.
   func shown(_ r: Range<Int>) -> String {
     let t = trimmed(r)

@@ -1,3 +1,5 @@
+import SwellMotion
+
 extension BroadTrial {
   /// The trial at a lower sampling rate, as a slower IMU with an anti-aliasing filter would
   /// record it: time is cut into bins of `1 / rate` seconds and every sensor channel is

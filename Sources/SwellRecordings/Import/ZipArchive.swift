@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// A minimal zip reader: the central directory, and entries stored or deflated (RFC 1951,
 /// inflated by zlib), with their CRC-32 checked. Enough for phone exports; ZIP64, encryption and
@@ -89,7 +90,7 @@ public struct ZipArchive: Sendable {
   ///   - data: The archive's bytes.
   ///   - name: The archive's name, for errors.
   ///   - limits: How much it may expand to (default ``Limits/standard``).
-  /// - Throws: ``RecordingError`` when the archive is truncated, not a zip, has overlapping
+  /// - Throws: `RecordingError` when the archive is truncated, not a zip, has overlapping
   ///   entries, or declares sizes beyond the limits.
   public init(data: Data, name: String, limits: Limits = .standard) throws(RecordingError) {
     let bytes = [UInt8](data)
@@ -206,7 +207,7 @@ public struct ZipArchive: Sendable {
   ///
   /// - Parameter entry: One of ``entries``.
   /// - Returns: The uncompressed bytes.
-  /// - Throws: ``RecordingError`` naming the entry when it is corrupt, larger than it declares
+  /// - Throws: `RecordingError` naming the entry when it is corrupt, larger than it declares
   ///   or uses an unsupported compression method.
   public func extract(_ entry: Entry) throws(RecordingError) -> Data {
     let location = "\(name)/\(UntrustedText.clipped(entry.path))"
@@ -250,7 +251,7 @@ public struct ZipArchive: Sendable {
   ///
   /// - Parameter path: The path inside the archive.
   /// - Returns: The bytes, or `nil` when there is no such entry.
-  /// - Throws: ``RecordingError`` when the entry is corrupt.
+  /// - Throws: `RecordingError` when the entry is corrupt.
   public func extract(path: String) throws(RecordingError) -> Data? {
     guard let e = entries.first(where: { $0.path == path }) else { return nil }
     return try extract(e)

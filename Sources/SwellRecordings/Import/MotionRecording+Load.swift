@@ -1,96 +1,12 @@
 import Foundation
-import SwellGeometry
+import SwellMotion
 
-/// A motion recording loaded from any supported file, folder or zip: raw IMU samples to be
-/// fused, or device motion that is already fused.
-///
-/// ``load(from:)`` detects the format (see `docs/recordings.md`):
-/// - a raw IMU CSV (`t_s,gx,gy,gz,ax,ay,az,mx,my,mz`, FORMATS.md);
-/// - a device-motion CSV (`time,attitude.w,...`, FORMATS.md);
-/// - a Sensor Logger export (iOS or Android), as its folder or its `.zip`;
-/// - a phyphox CSV export (one file, or several in a folder or `.zip`).
-public struct MotionRecording: Sendable {
-  /// Where a recording came from.
-  public enum Format: Sendable, Hashable {
-    /// Swell's raw IMU CSV.
-    case rawIMU
-    /// Swell's device-motion CSV.
-    case deviceMotion
-    /// A Sensor Logger export.
-    case sensorLogger(platform: SensorLoggerPlatform)
-    /// A phyphox CSV export.
-    case phyphox
-  }
-
-  /// What a recording holds.
-  public enum Content: Sendable, Hashable {
-    /// Raw samples (device frame, SI units), in time order.
-    case samples([IMUSample])
-    /// Fused device motion, in time order, in the given reference frame.
-    case deviceMotion([DeviceMotion], referenceFrame: AttitudeReferenceFrame)
-  }
-
-  /// A short name: the file or folder name.
-  public var name: String
-  /// The detected format.
-  public var format: Format
-  /// The samples or device motion.
-  public var content: Content
-
-  /// Creates a recording.
-  ///
-  /// - Parameters:
-  ///   - name: A short name.
-  ///   - format: The source format.
-  ///   - content: The samples or device motion.
-  public init(name: String, format: Format, content: Content) {
-    self.name = name
-    self.format = format
-    self.content = content
-  }
-
-  /// True when raw samples carry magnetometer readings (9D fusion possible), or device motion
-  /// carries a calibrated magnetic field.
-  public var hasMagnetometer: Bool {
-    switch content {
-    case .samples(let s): return s.contains { $0.magnetometer != nil }
-    case .deviceMotion(let m, _): return m.contains { $0.magneticField.accuracy != .uncalibrated }
-    }
-  }
-
-  /// The number of samples or device-motion rows.
-  public var count: Int {
-    switch content {
-    case .samples(let s): s.count
-    case .deviceMotion(let m, _): m.count
-    }
-  }
-
-  /// The timestamps of the first and last events, seconds (`nil` when empty).
-  public var timeSpan: ClosedRange<Double>? {
-    switch content {
-    case .samples(let s):
-      guard let a = s.first?.timestamp, let b = s.last?.timestamp else { return nil }
-      return a...b
-    case .deviceMotion(let m, _):
-      guard let a = m.first?.timestamp, let b = m.last?.timestamp else { return nil }
-      return a...b
-    }
-  }
-
-  /// The recording as source events, in time order.
-  public var events: [MotionEvent] {
-    switch content {
-    case .samples(let s): s.map { .sample($0) }
-    case .deviceMotion(let m, _): m.map { .deviceMotion($0) }
-    }
-  }
-
+extension MotionRecording {
   /// Loads a recording, detecting its format.
   ///
   /// - Parameter url: A CSV file, a folder, or a `.zip`.
   /// - Returns: The recording.
-  /// - Throws: ``RecordingError`` naming the file (and line and column) of the first problem,
+  /// - Throws: `RecordingError` naming the file (and line and column) of the first problem,
   ///   or saying what was found and what is needed when the layout is not recognised.
   public static func load(from url: URL) throws(RecordingError) -> MotionRecording {
     var isDirectory: ObjCBool = false
@@ -115,7 +31,7 @@ public struct MotionRecording: Sendable {
   ///   - data: The file's contents.
   ///   - name: The file's name, for errors.
   /// - Returns: The recording.
-  /// - Throws: ``RecordingError`` for malformed or unrecognised contents.
+  /// - Throws: `RecordingError` for malformed or unrecognised contents.
   public static func load(file data: Data, name: String) throws(RecordingError) -> MotionRecording {
     let header = try headerFields(data, fileName: name)
     if RawIMUCSV.matches(header: header) {
@@ -186,5 +102,36 @@ public struct MotionRecording: Sendable {
     var fields: [Range<Int>] = []
     scanner.split(line, into: &fields)
     return fields.map { scanner.text($0) }
+  }
+
+  /// Device motion for a recording file: loads any importable recording; raw recordings are
+  /// fused in the mode `MotionManager/fusionMode(for:override:sourceName:hasMagnetometer:)`
+  /// decides (9D for the frames that refer to north, which then need a magnetometer; 6D for
+  /// `xArbitraryZVertical`), device-motion files pass through.
+  ///
+  /// - Parameters:
+  ///   - url: The recording (CSV file, folder or zip).
+  ///   - referenceFrame: The frame for fused attitudes.
+  /// - Returns: Device motion in time order.
+  /// - Throws: `RecordingError` when the file cannot be loaded, is empty, or lacks the
+  ///   magnetometer the frame needs (the manager's message).
+  public static func deviceMotion(
+    from url: URL, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
+  ) throws(RecordingError) -> [DeviceMotion] {
+    let recording = try load(from: url)
+    let name = url.lastPathComponent
+    guard recording.count > 0 else {
+      throw RecordingError(file: name, message: "the recording has no samples")
+    }
+    guard case .samples = recording.content else { return recording.deviceMotion() }
+    let mode: AttitudeEstimator.Mode
+    do throws(MotionManagerError) {
+      mode = try MotionManager.fusionMode(
+        for: referenceFrame, sourceName: "recording:\(name)",
+        hasMagnetometer: recording.hasMagnetometer)
+    } catch {
+      throw RecordingError(file: name, message: error.message)
+    }
+    return recording.deviceMotion(mode: mode, referenceFrame: referenceFrame)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// The files of a multi-file recording: a folder on disk or the entries of a zip archive.
 struct RecordingFiles {

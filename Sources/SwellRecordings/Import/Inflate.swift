@@ -1,4 +1,5 @@
 import CZlib
+import SwellMotion
 
 /// Raw DEFLATE decoding (RFC 1951) and CRC-32, through zlib (`inflate`, `crc32`).
 ///

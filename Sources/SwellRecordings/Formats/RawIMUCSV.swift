@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// The raw IMU recording format (FORMATS.md): `t_s,gx,gy,gz,ax,ay,az,mx,my,mz`.
 ///
@@ -13,7 +14,7 @@ import SwellGeometry
 /// Every malformed value is an error naming the line and column: a non-number, NaN or infinity
 /// in `t_s`, gyroscope or accelerometer (no sample is silently skipped, so no NaN can reach the
 /// fusion), an infinity or a partly missing magnetometer, a timestamp that does not increase, and
-/// a value outside ``RecordingLimits`` (a time beyond ±1e10 s, a component beyond ±1e6).
+/// a value outside `RecordingLimits` (a time beyond ±1e10 s, a component beyond ±1e6).
 public enum RawIMUCSV {
   /// The first ten header columns, in order.
   public static let columns = ["t_s", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
@@ -33,7 +34,7 @@ public enum RawIMUCSV {
   ///
   /// - Parameter url: The file.
   /// - Returns: The samples, in file order.
-  /// - Throws: ``RecordingError`` naming the file, line and column of the first problem.
+  /// - Throws: `RecordingError` naming the file, line and column of the first problem.
   public static func read(from url: URL) throws(RecordingError) -> [IMUSample] {
     try parse(readBytes(url), fileName: url.lastPathComponent)
   }
@@ -44,7 +45,7 @@ public enum RawIMUCSV {
   ///   - bytes: The file's contents (UTF-8).
   ///   - fileName: The name used in errors.
   /// - Returns: The samples, in file order.
-  /// - Throws: ``RecordingError`` naming the file, line and column of the first problem.
+  /// - Throws: `RecordingError` naming the file, line and column of the first problem.
   public static func parse(
     _ bytes: some Collection<UInt8>, fileName: String
   ) throws(RecordingError) -> [IMUSample] {
@@ -75,7 +76,7 @@ public enum RawIMUCSV {
     /// Opens a file and checks its header.
     ///
     /// - Parameter url: The file.
-    /// - Throws: ``RecordingError`` when it cannot be read or its header is not a raw IMU one.
+    /// - Throws: `RecordingError` when it cannot be read or its header is not a raw IMU one.
     public init(url: URL) throws(RecordingError) {
       file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
       guard let headerLine = try file.nextRecord() else {
@@ -88,7 +89,7 @@ public enum RawIMUCSV {
     /// The next sample, or `nil` at the end of the file.
     ///
     /// - Returns: The sample (device frame, SI units).
-    /// - Throws: ``RecordingError`` naming the line and column of a malformed row.
+    /// - Throws: `RecordingError` naming the line and column of a malformed row.
     public mutating func next() throws(RecordingError) -> IMUSample? {
       guard let line = try file.nextRecord() else { return nil }
       let sample = try row(line, scanner: file.scanner, fields: &fields, previous: previous)
@@ -105,7 +106,7 @@ public enum RawIMUCSV {
   ///   - fields: Scratch storage for the field ranges.
   ///   - previous: The previous row's time, seconds (the row's must be larger).
   /// - Returns: The sample.
-  /// - Throws: ``RecordingError`` naming the line and column of the first bad value.
+  /// - Throws: `RecordingError` naming the line and column of the first bad value.
   static func row(
     _ line: CSVScanner.Line, scanner: CSVScanner, fields: inout [Range<Int>], previous: Double
   ) throws(RecordingError) -> IMUSample {
@@ -212,7 +213,7 @@ public enum RawIMUCSV {
 
   /// Writes a raw IMU recording row by row, holding about one block (1 MiB) in memory whatever
   /// the recording's length: the streaming form of ``write(_:to:)`` for live recording. The file
-  /// appears under its name only on ``commit()`` (``AtomicFileWriter``); a special destination
+  /// appears under its name only on ``commit()`` (`AtomicFileWriter`); a special destination
   /// (`-`, a FIFO) receives the rows as they are written.
   public final class StreamWriter {
     private let file: AtomicFileWriter
@@ -223,7 +224,7 @@ public enum RawIMUCSV {
     /// Opens the destination and writes the header.
     ///
     /// - Parameter url: The destination (`-` for standard output).
-    /// - Throws: ``RecordingError`` when it cannot be written.
+    /// - Throws: `RecordingError` when it cannot be written.
     public init(url: URL) throws(RecordingError) {
       file = try AtomicFileWriter(url: url)
       try file.write(header + "\n")
@@ -232,7 +233,7 @@ public enum RawIMUCSV {
     /// Appends one sample as a row.
     ///
     /// - Parameter sample: The sample (seconds, rad/s, m/s², µT).
-    /// - Throws: ``RecordingError`` when the file cannot be written (a full disk).
+    /// - Throws: `RecordingError` when the file cannot be written (a full disk).
     public func append(_ sample: IMUSample) throws(RecordingError) {
       text += row(sample)
       count += 1
@@ -242,7 +243,7 @@ public enum RawIMUCSV {
     /// Writes the rows appended so far to the file (the destination sees them at once when it
     /// is a special file; a regular file still appears only on ``commit()``).
     ///
-    /// - Throws: ``RecordingError`` when the file cannot be written.
+    /// - Throws: `RecordingError` when the file cannot be written.
     public func flush() throws(RecordingError) {
       if !text.isEmpty {
         try file.write(text)
@@ -253,7 +254,7 @@ public enum RawIMUCSV {
 
     /// Writes the last rows and moves the file into place.
     ///
-    /// - Throws: ``RecordingError`` when the file cannot be written or renamed.
+    /// - Throws: `RecordingError` when the file cannot be written or renamed.
     public func commit() throws(RecordingError) {
       try flush()
       try file.commit()
@@ -265,7 +266,7 @@ public enum RawIMUCSV {
   /// - Parameters:
   ///   - samples: The samples, in time order.
   ///   - url: The destination file.
-  /// - Throws: ``RecordingError`` when the file cannot be written.
+  /// - Throws: `RecordingError` when the file cannot be written.
   public static func write(_ samples: [IMUSample], to url: URL) throws(RecordingError) {
     try AtomicWrite.write(encode(samples), to: url)
   }
@@ -274,7 +275,7 @@ public enum RawIMUCSV {
 /// The largest recording file read whole, bytes (1 GiB; `docs/limits.md`).
 let maximumRecordingFileSize = 1 << 30
 
-/// Reads a whole file, turning failures into a ``RecordingError`` naming it.
+/// Reads a whole file, turning failures into a `RecordingError` naming it.
 ///
 /// Only regular files are read: a FIFO, a device or a socket would block or never end, so it is
 /// refused (the file is opened without blocking and checked with `fstat` before any read). A

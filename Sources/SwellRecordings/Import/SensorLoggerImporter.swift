@@ -1,16 +1,6 @@
 import Foundation
 import SwellGeometry
-
-/// The platform a Sensor Logger export was recorded on.
-public enum SensorLoggerPlatform: String, Sendable, Hashable {
-  /// iPhone (CoreMotion signs: acceleration is the negative of specific force).
-  case iOS
-  /// Android (specific-force signs, m/s²).
-  case android
-  /// Not stated and not inferable; the files were read with the Android (specific-force)
-  /// convention.
-  case unknown
-}
+import SwellMotion
 
 /// Reads Sensor Logger (Kelvin Choi) CSV exports, iOS and Android, from a folder or zip.
 ///

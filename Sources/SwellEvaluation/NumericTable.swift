@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// An error reading a numeric CSV file: names the file, the line (1-based) and the column.
 public struct NumericTableError: Error, CustomStringConvertible, Sendable, Hashable {

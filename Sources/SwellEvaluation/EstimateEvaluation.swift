@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// Scores a device-motion CSV (the `swell fuse` output format) against a BROAD trial's truth.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// The result of scoring one BROAD trial in 6D and 9D.
 public struct BroadTrialResult: Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// One trial of BROAD (Laidig, Caruso, Cereatti & Seel, "BROAD - A Benchmark for Robust
 /// Inertial Orientation Estimation", Data 6(7):72, 2021, CC BY 4.0) as CSV:
@@ -85,7 +86,7 @@ public struct BroadTrial: Sendable {
     }
   }
 
-  /// The samples as ``IMUSample``s (magnetometer included only when finite).
+  /// The samples as `IMUSample`s (magnetometer included only when finite).
   public var samples: [IMUSample] {
     (0..<count).map { i in
       let m = Vector3(magnetometer[3 * i], magnetometer[3 * i + 1], magnetometer[3 * i + 2])

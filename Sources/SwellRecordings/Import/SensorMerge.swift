@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// One sensor's readings over time: timestamps in seconds (strictly increasing) and vectors.
 struct SensorSeries {
@@ -48,7 +49,7 @@ struct SensorSeries {
 /// magnetometer) are interpolated linearly at each gyroscope time. Gyroscope samples outside
 /// the time span of the other sensors are dropped (nothing is extrapolated).
 ///
-/// - Throws: ``RecordingError`` when the sensors do not overlap in time.
+/// - Throws: `RecordingError` when the sensors do not overlap in time.
 func mergeOntoGyroscope(
   gyroscope: SensorSeries, accelerometer: SensorSeries, magnetometer: SensorSeries?, name: String
 ) throws(RecordingError) -> [IMUSample] {

@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 /// A robustness check of the fusion settings on BROAD trials: every tunable setting is scaled
 /// up and down by a relative step (±20 % by default) one at a time, every trial is fused again,
@@ -8,7 +9,7 @@ import Foundation
 /// on physically sound choices barely moves. Developer tooling (`swell evaluate --broad
 /// --sensitivity`), not part of the estimator.
 public struct BroadSensitivity: Sendable {
-  /// One tunable setting: its name and where it lives in ``AttitudeEstimator/Settings``.
+  /// One tunable setting: its name and where it lives in `AttitudeEstimator/Settings`.
   public struct Parameter: Sendable {
     /// The setting's name as printed (the property name).
     public var name: String

@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 extension BroadTrial {
   /// The field of the start-up disturbance test, µT, sensor frame: a magnet beside the IMU (a

@@ -66,6 +66,32 @@ extension AttitudeEstimator.Mode {
   }
 }
 
+extension MotionManager {
+  /// The one 6D/9D decision for fusing raw samples, which the manager makes at every start and
+  /// every other path that fuses (``SwellMotion/MotionRecording`` loaded from a file, `swell
+  /// fuse`) asks: `override` when given, else ``AttitudeEstimator/Mode/init(referenceFrame:)``;
+  /// 9D without a magnetometer is an error, never a silent fall-back to 6D.
+  ///
+  /// - Parameters:
+  ///   - referenceFrame: The frame of the attitudes wanted.
+  ///   - override: A mode asked for explicitly (``fusionMode``), or `nil` for the rule.
+  ///   - sourceName: The source's name, for the error.
+  ///   - hasMagnetometer: Whether the samples carry magnetometer readings.
+  /// - Returns: The mode.
+  /// - Throws: ``MotionManagerError`` `notAvailable` (109) when the mode is 9D and there is no
+  ///   magnetometer.
+  public static func fusionMode(
+    for referenceFrame: AttitudeReferenceFrame, override: AttitudeEstimator.Mode? = nil,
+    sourceName: String, hasMagnetometer: Bool
+  ) throws(MotionManagerError) -> AttitudeEstimator.Mode {
+    let mode = override ?? AttitudeEstimator.Mode(referenceFrame: referenceFrame)
+    if mode == .nineD && !hasMagnetometer {
+      throw missingMagnetometer(source: sourceName, frame: referenceFrame)
+    }
+    return mode
+  }
+}
+
 extension DeviceMotion {
   /// Device motion between two others: attitude by spherical interpolation, vectors linearly,
   /// heading along the shorter arc (when both are valid), accuracy the lower of the two.
@@ -171,27 +197,6 @@ extension MotionRecording {
       progress(1)
       return out
     }
-  }
-
-  /// Device motion for a `--motion FILE` option: loads any importable recording; raw
-  /// recordings are fused (9D when they carry a magnetometer and the frame needs one, else 6D),
-  /// device-motion files pass through.
-  ///
-  /// - Parameters:
-  ///   - url: The recording (CSV file, folder or zip).
-  ///   - referenceFrame: The frame for fused attitudes.
-  /// - Returns: Device motion in time order.
-  /// - Throws: ``RecordingError`` when the file cannot be loaded or is empty.
-  public static func deviceMotion(
-    from url: URL, referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
-  ) throws(RecordingError) -> [DeviceMotion] {
-    let recording = try load(from: url)
-    guard recording.count > 0 else {
-      throw RecordingError(file: url.lastPathComponent, message: "the recording has no samples")
-    }
-    let mode: AttitudeEstimator.Mode =
-      referenceFrame.needsMagnetometer && recording.hasMagnetometer ? .nineD : .sixD
-    return recording.deviceMotion(mode: mode, referenceFrame: referenceFrame)
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// Reads phyphox (RWTH Aachen) CSV exports: one file, or several files (one per sensor set) in
 /// a folder or zip.
@@ -69,7 +70,7 @@ public enum PhyphoxImporter {
   ///   - files: Each file's name and contents.
   ///   - name: The recording's name, for errors.
   /// - Returns: A recording of raw samples.
-  /// - Throws: ``RecordingError`` for malformed files or a missing gyroscope or accelerometer.
+  /// - Throws: `RecordingError` for malformed files or a missing gyroscope or accelerometer.
   public static func load(
     files: [(name: String, data: Data)], name: String
   ) throws(RecordingError) -> MotionRecording {

@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// Orientation error measures of the BROAD benchmark (Laidig, Caruso, Cereatti & Seel, "BROAD -
 /// A Benchmark for Robust Inertial Orientation Estimation", Data 6(7):72, 2021).

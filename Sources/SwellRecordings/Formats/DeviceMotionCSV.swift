@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellMotion
 
 /// The device-motion format (FORMATS.md): `swell fuse` output and the `--motion` input of every
 /// scene command.
@@ -61,7 +62,7 @@ public enum DeviceMotionCSV {
   ///
   /// - Parameter url: The file.
   /// - Returns: The frame and rows.
-  /// - Throws: ``RecordingError`` naming the file, line and column of the first problem.
+  /// - Throws: `RecordingError` naming the file, line and column of the first problem.
   public static func read(from url: URL) throws(RecordingError) -> Contents {
     try parse(readBytes(url), fileName: url.lastPathComponent)
   }
@@ -72,7 +73,7 @@ public enum DeviceMotionCSV {
   ///   - bytes: The file's contents (UTF-8).
   ///   - fileName: The name used in errors.
   /// - Returns: The frame and rows.
-  /// - Throws: ``RecordingError`` naming the file, line and column of the first problem: a
+  /// - Throws: `RecordingError` naming the file, line and column of the first problem: a
   ///   non-number or non-finite value, a zero quaternion, a time that does not increase, an
   ///   accuracy outside −1...2 or an unknown reference frame.
   public static func parse(
@@ -106,7 +107,7 @@ public enum DeviceMotionCSV {
     /// Opens a file and reads its reference-frame comment and header.
     ///
     /// - Parameter url: The file.
-    /// - Throws: ``RecordingError`` when it cannot be read or its header is not a device-motion
+    /// - Throws: `RecordingError` when it cannot be read or its header is not a device-motion
     ///   one.
     public init(url: URL) throws(RecordingError) {
       file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
@@ -124,7 +125,7 @@ public enum DeviceMotionCSV {
     /// The next row, or `nil` at the end of the file.
     ///
     /// - Returns: The device motion.
-    /// - Throws: ``RecordingError`` naming the line and column of a malformed row.
+    /// - Throws: `RecordingError` naming the line and column of a malformed row.
     public mutating func next() throws(RecordingError) -> DeviceMotion? {
       guard let line = try file.nextRecord() else { return nil }
       let motion = try layout.row(line, scanner: file.scanner, fields: &fields, previous: previous)
@@ -318,7 +319,7 @@ public enum DeviceMotionCSV {
   ///   - url: The destination file.
   ///   - referenceFrame: The frame named in the comment (default: the first row's).
   ///   - includeMagneticField: Whether to append the magnetic-field and heading columns.
-  /// - Throws: ``RecordingError`` when the file cannot be written.
+  /// - Throws: `RecordingError` when the file cannot be written.
   public static func write(
     _ motions: [DeviceMotion], to url: URL, referenceFrame: AttitudeReferenceFrame? = nil,
     includeMagneticField: Bool = false

@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 extension BroadEvaluation {
   /// The results as the text table of `swell evaluate --broad`: one row per trial, per category

@@ -1,4 +1,5 @@
 import Foundation
+import SwellMotion
 
 #if canImport(Glibc)
   import Glibc
@@ -31,7 +32,7 @@ struct CSVFileReader {
   /// - Parameters:
   ///   - url: The file.
   ///   - fileName: The name used in errors.
-  /// - Throws: ``RecordingError`` when the file cannot be opened.
+  /// - Throws: `RecordingError` when the file cannot be opened.
   init(url: URL, fileName: String) throws(RecordingError) {
     var info = stat()
     guard stat(url.path, &info) == 0 else {
@@ -60,7 +61,7 @@ struct CSVFileReader {
   ///
   /// - Parameter comment: Receives each comment line's number and text (without the `#`).
   /// - Returns: The line, valid for ``scanner``.
-  /// - Throws: ``RecordingError`` when the file cannot be read or a line is too long.
+  /// - Throws: `RecordingError` when the file cannot be read or a line is too long.
   mutating func nextRecord(comment: (Int, String) -> Void = { _, _ in }) throws(RecordingError)
     -> CSVScanner.Line?
   {
