@@ -341,6 +341,6 @@ public final class FileScene: Scene {
       cache = (time, copies)
     }
     guard case .number(let v) = copy.value(forKeyPath: path) else { return nil }
-    return path.contains("rotation") ? normalizedAngle(v) : v
+    return path.contains("rotation") ? wrappedAngle(v) : v
   }
 }

@@ -164,15 +164,3 @@ public final class WaveLayer: ShapeLayer {
     return true
   }
 }
-
-/// An angle wrapped to (−π, π], radians.
-///
-/// - Parameter a: Any angle, radians (non-finite values give 0).
-/// - Returns: The same direction in (−π, π].
-public func wrappedAngle(_ a: Double) -> Double {
-  guard a.isFinite else { return 0 }
-  var r = a.truncatingRemainder(dividingBy: 2 * .pi)
-  if r <= -.pi { r += 2 * .pi }
-  if r > .pi { r -= 2 * .pi }
-  return r
-}

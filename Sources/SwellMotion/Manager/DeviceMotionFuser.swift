@@ -1,13 +1,14 @@
 import Foundation
 import SwellGeometry
 
-/// Fusion in a chosen reference frame: an ``AttitudeEstimator`` plus the true-north
-/// correction.
+/// Fusion in a chosen reference frame: an ``AttitudeEstimator`` asked for that frame, with the
+/// magnetic declination for true north.
 ///
-/// The estimator is asked for the requested frame, except `xTrueNorthZVertical`: it is asked
-/// for `xMagneticNorthZVertical`, and the attitude is turned about the vertical by the
-/// magnetic declination D (degrees, east positive: magnetic north lies D east of true north):
-/// `q_true = R_z(−D) ⊗ q_magnetic`, heading `+ D` (mod 360).
+/// True north is computed in one place, the estimator (``AttitudeEstimator/Settings/declinationDegrees``):
+/// for `xTrueNorthZVertical` the fuser hands the estimator its declination D (degrees, east
+/// positive: magnetic north lies D east of true north), and the estimator turns its magnetic
+/// attitude about the vertical, `q_true = R_z(−D) ⊗ q_magnetic`, and measures the heading of
+/// the turned attitude.
 public struct DeviceMotionFuser: Sendable {
   /// The estimator doing the fusion.
   public private(set) var estimator: AttitudeEstimator
@@ -15,23 +16,24 @@ public struct DeviceMotionFuser: Sendable {
   public let referenceFrame: AttitudeReferenceFrame
   /// The magnetic declination, degrees, east positive (used for `xTrueNorthZVertical`).
   public let declinationDegrees: Double
-  private let trueNorth: Quaternion
 
   /// Creates a fuser.
   ///
   /// - Parameters:
   ///   - mode: 6D or 9D fusion.
   ///   - referenceFrame: The frame of the delivered attitudes.
-  ///   - declinationDegrees: Magnetic declination, degrees, east positive (true north only).
+  ///   - declinationDegrees: Magnetic declination, degrees, east positive (true north only; it
+  ///     replaces `settings.declinationDegrees` for that frame).
   ///   - settings: Estimator settings.
   public init(
     mode: AttitudeEstimator.Mode, referenceFrame: AttitudeReferenceFrame,
     declinationDegrees: Double = 0, settings: AttitudeEstimator.Settings = .init()
   ) {
+    var settings = settings
+    if referenceFrame == .xTrueNorthZVertical { settings.declinationDegrees = declinationDegrees }
     estimator = AttitudeEstimator(mode: mode, settings: settings)
     self.referenceFrame = referenceFrame
     self.declinationDegrees = declinationDegrees
-    trueNorth = Quaternion(axis: .unitZ, angle: -declinationDegrees * .pi / 180)
   }
 
   /// Fuses one sample.
@@ -39,17 +41,7 @@ public struct DeviceMotionFuser: Sendable {
   /// - Parameter sample: The next sample, in time order.
   /// - Returns: Device motion in ``referenceFrame``.
   public mutating func update(_ sample: IMUSample) -> DeviceMotion {
-    guard referenceFrame == .xTrueNorthZVertical else {
-      return estimator.update(sample, referenceFrame: referenceFrame)
-    }
-    var m = estimator.update(sample, referenceFrame: .xMagneticNorthZVertical)
-    m.attitude = Attitude(quaternion: trueNorth * m.attitude.quaternion)
-    if m.heading >= 0 {
-      m.heading = (m.heading + declinationDegrees).truncatingRemainder(dividingBy: 360)
-      if m.heading < 0 { m.heading += 360 }
-    }
-    m.referenceFrame = .xTrueNorthZVertical
-    return m
+    estimator.update(sample, referenceFrame: referenceFrame)
   }
 }
 

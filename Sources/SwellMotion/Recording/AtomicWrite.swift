@@ -27,11 +27,6 @@ public enum AtomicWrite {
     try writer.write(data)
     try writer.commit()
   }
-
-  /// Removes the temporary files of every write in progress in this process (for a signal
-  /// handler: an interrupted run leaves no hidden `.NAME.tmp-N` behind). Safe to call from any
-  /// thread; the writers' later calls fail.
-  public static func removeUnfinishedFiles() { UnfinishedOutputs.removeAll() }
 }
 
 /// Shortest text that reads back as the same `Double` (Swift's round-trip formatting), with
