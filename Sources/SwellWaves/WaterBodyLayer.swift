@@ -114,7 +114,7 @@ public final class WaterBodyLayer: Layer {
 /// A shape layer that fills a container below a ``FreeSurface`` plus one ``SineWave`` ripple
 /// (`z = surface + A·sin(2π·s/wavelength + φ)`, `s` along the world's horizontal), clipped to
 /// the container; its path is computed for the presentation time in
-/// ``prepareForPresentation(at:)`` (φ = φ₀ + phaseSpeed·t).
+/// ``SineSurfaceLayer/prepareForPresentation(at:)`` (φ = φ₀ + phaseSpeed·t).
 public final class FreeSurfaceLayer: SineSurfaceLayer {
   /// The surface it rides on.
   public var surface: FreeSurface

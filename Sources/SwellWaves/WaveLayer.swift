@@ -3,8 +3,8 @@ import SwellGeometry
 import SwellLayers
 
 /// A shape layer that draws one ``SineWave`` of a water wave; its path is computed for the
-/// presentation time in ``prepareForPresentation(at:)`` (φ = φ0 + phaseSpeed·t) with a constant
-/// number of points.
+/// presentation time in ``SineSurfaceLayer/prepareForPresentation(at:)``
+/// (φ = φ0 + phaseSpeed·t) with a constant number of points.
 ///
 /// Its bounds space is the **visible space** of the water (points, origin at the visible top
 /// left, y down), extended by ``overscan`` on the left, right and bottom.
