@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
     .library(name: "SwellTime", targets: ["SwellTime"]),
     .library(name: "SwellMotion", targets: ["SwellMotion"]),
+    .library(name: "SwellRecordings", targets: ["SwellRecordings"]),
+    .library(name: "SwellEvaluation", targets: ["SwellEvaluation"]),
     .library(name: "SwellSensors", targets: ["SwellSensors"]),
     .library(name: "SwellLayers", targets: ["SwellLayers"]),
     .library(name: "SwellEffects", targets: ["SwellEffects"]),
@@ -44,14 +46,23 @@ let package = Package(
     // Output paths, atomic replacement and the registry of unfinished files, shared by the
     // motion writers and the renderer's sinks (package access only: no public API).
     .target(name: "SwellFiles"),
+    // The motion core: samples, device motion, fusion, the manager, sources, scripts.
+    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles"]),
+    // Recording formats and archives (CSV, Sensor Logger, phyphox, zip through zlib).
     .target(
-      name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles", "CZlib"]),
+      name: "SwellRecordings",
+      dependencies: ["SwellGeometry", "SwellMotion", "SwellFiles", "CZlib"]),
+    // The BROAD-style evaluation harness.
+    .target(name: "SwellEvaluation", dependencies: ["SwellGeometry", "SwellMotion"]),
     .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(
       name: "SwellScenes",
-      dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellLayers", "SwellEffects",
+        "SwellWaves",
+      ]),
 
     // MARK: Platform modules
     .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
@@ -77,8 +88,9 @@ let package = Package(
     .target(
       name: "Swell",
       dependencies: [
-        "SwellGeometry", "SwellTime", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellRecordings", "SwellEvaluation",
+        "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves", "SwellCairo", "SwellRender",
+        "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
     // MARK: The command-line tool
@@ -95,16 +107,17 @@ let package = Package(
     .target(
       name: "SwellTool",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellBenchmarks",
-        "SwellCommandLine", "SwellVersion",
+        "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
+        "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
+        "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
 
     // MARK: Examples (built with the package, run by the tests; see Examples/README.md)
     .executableTarget(
-      name: "motion-attitude", dependencies: ["SwellMotion"], path: "Examples/motion-attitude"),
+      name: "motion-attitude", dependencies: ["SwellMotion", "SwellRecordings"],
+      path: "Examples/motion-attitude"),
     .executableTarget(
       name: "custom-effect",
       dependencies: ["SwellEffects", "SwellGeometry", "SwellLayers", "SwellMotion"],
@@ -119,7 +132,8 @@ let package = Package(
 
     // MARK: Fuzzing (Scripts/fuzz.sh)
     .executableTarget(
-      name: "swell-fuzz", dependencies: ["SwellMotion", "SwellScenes", "SwellSensors"],
+      name: "swell-fuzz",
+      dependencies: ["SwellMotion", "SwellRecordings", "SwellScenes", "SwellSensors"],
       path: "Tests/Fuzz/Driver"),
 
     // MARK: Tests
@@ -129,7 +143,10 @@ let package = Package(
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
     .testTarget(
-      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTime", "SwellTestSupport"],
+      name: "SwellMotionTests",
+      dependencies: [
+        "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellTime", "SwellTestSupport",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
@@ -146,9 +163,10 @@ let package = Package(
     .testTarget(
       name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
+      name: "SwellScenesTests",
+      dependencies: ["SwellScenes", "SwellRecordings", "SwellTime", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"],
+      name: "SwellToolTests", dependencies: ["SwellTool", "SwellRecordings", "SwellTestSupport"],
       exclude: ["Fixtures", "Help"]),
   ],
   swiftLanguageModes: [.v6]

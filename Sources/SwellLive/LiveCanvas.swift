@@ -1,6 +1,7 @@
 import Foundation
 import SwellCairo
 import SwellGeometry
+import SwellRender
 
 /// The frame buffer of a live view: `width × height` pixels of Cairo's `CAIRO_FORMAT_ARGB32`
 /// (native-endian `0xAARRGGBB` words, premultiplied alpha), which scene renderers fill, the HUD
@@ -224,19 +225,11 @@ public final class LiveCanvas {
   /// - Throws: ``LiveWindowError`` naming the file when it cannot be written.
   public func writePNG(to path: String) throws(LiveWindowError) {
     image.flush()
-    let url = URL(fileURLWithPath: path)
-    let dir = url.deletingLastPathComponent().path
-    let temp = dir + "/." + url.lastPathComponent + ".\(getpid()).tmp"
+    // SwellRender's atomic PNG writer (SwellFiles' output rules and unfinished-files registry).
     do {
-      try image.writePNG(toFile: temp)
+      try image.writePNG(to: path)
     } catch {
-      unlink(temp)
       throw LiveWindowError("\(path): cannot write the PNG (\(error))")
-    }
-    guard rename(temp, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temp)
-      throw LiveWindowError("\(path): cannot write the PNG (\(reason))")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRecordings
 
 /// The motion of an offline scene run (`swell render`, `swell trace`, `swell demo`): a recording
 /// or a script through a `MotionManager` (fused on the way, every sample, streamed), or the

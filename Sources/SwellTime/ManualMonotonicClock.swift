@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// - ``advance(by:)`` and ``advance(to:)`` move the time and wake every task sleeping until a
 ///   time that has passed, in deadline order.
-/// - A task's ``MonotonicClock/sleep(until:)`` suspends until the time is reached.
+/// - A task's ``MonotonicClock/sleep(until:)`` suspends until the time is reached, or until the
+///   task is cancelled (then it throws `CancellationError`).
 /// - A thread's blocking ``MonotonicClock/wait(until:)`` moves the time to its deadline at once
 ///   (and wakes the sleepers it passes): a loop on one thread runs on the manual time without
 ///   real waits, deterministically.
@@ -23,6 +24,8 @@ public final class ManualMonotonicClock: Sendable {
   private struct State {
     var now: Double
     var sleepers: [Int: Sleeper] = [:]
+    /// Sleepers cancelled before they were registered.
+    var cancelled: Set<Int> = []
     var nextID = 0
   }
 
@@ -68,16 +71,37 @@ public final class ManualMonotonicClock: Sendable {
     for c in due { c.resume() }
   }
 
+  /// Suspends until the manual time reaches `deadline`; a cancelled task wakes at once with
+  /// `CancellationError` (as `Task.sleep` does).
   private func sleep(until deadline: Double) async throws {
     try Task.checkCancellation()
-    try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-      let resumeNow: Bool = state.withLock { s in
-        if deadline <= s.now { return true }
-        s.sleepers[s.nextID] = Sleeper(deadline: deadline, continuation: c)
-        s.nextID += 1
-        return false
+    let id = state.withLock { s in
+      defer { s.nextID += 1 }
+      return s.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+        let resumeNow: Bool? = state.withLock { s in
+          if s.cancelled.remove(id) != nil { return nil }
+          if deadline <= s.now { return true }
+          s.sleepers[id] = Sleeper(deadline: deadline, continuation: c)
+          return false
+        }
+        switch resumeNow {
+        case nil: c.resume(throwing: CancellationError())
+        case true?: c.resume()
+        case false?: break
+        }
       }
-      if resumeNow { c.resume() }
+    } onCancel: {
+      let sleeper: Sleeper? = state.withLock { s in
+        guard let sleeper = s.sleepers.removeValue(forKey: id) else {
+          s.cancelled.insert(id)
+          return nil
+        }
+        return sleeper
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
     }
   }
 }

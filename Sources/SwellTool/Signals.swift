@@ -62,7 +62,7 @@ enum SignalHandling {
   /// Removes every temporary output file of this process.
   static func removeTemporaryFiles() {
     // One registry (SwellFiles) holds the motion writers' and the sinks' temporary files.
-    AtomicWrite.removeUnfinishedFiles()
+    OutputFiles.removeUnfinishedFiles()
   }
 
   private static func watch(_ fd: Int32) {

@@ -387,7 +387,13 @@ public struct WaterBody: Sendable {
       propagator = Self.makePropagator(
         kappa: geometry.kappa, gravity: gravity, damping: damping, step: dt)
     }
-    let p = propagator
+    apply(propagator)
+  }
+
+  /// Moves every mode by a propagator about its equilibrium under the held input (the target
+  /// slope's share of the mode): `(x, v) → (c11·x + c12·v, c21·x + c22·v)` with `x` measured
+  /// from that equilibrium. The one modal update loop, for fixed steps and held spans alike.
+  private mutating func apply(_ p: Propagator) {
     for i in 0..<modes {
       let target = targetSlope * geometry.tilt[i]
       let x = amplitudes[i] - target
@@ -434,15 +440,8 @@ public struct WaterBody: Sendable {
   /// Advances with the held input over `span` seconds in one exact step.
   private mutating func advanceHeld(by span: Double) {
     guard span > 0, span.isFinite else { return }
-    let p = Self.makePropagator(
-      kappa: geometry.kappa, gravity: gravity, damping: damping, step: span)
-    for i in 0..<modes {
-      let target = targetSlope * geometry.tilt[i]
-      let x = amplitudes[i] - target
-      let v = rates[i]
-      amplitudes[i] = target + p.c11[i] * x + p.c12[i] * v
-      rates[i] = p.c21[i] * x + p.c22[i] * v
-    }
+    apply(
+      Self.makePropagator(kappa: geometry.kappa, gravity: gravity, damping: damping, step: span))
     limit()
   }
 

@@ -149,20 +149,8 @@ public struct WaterContainer: Hashable, Sendable {
         last = p
       case .curve(let p, let c1, let c2):
         if current.isEmpty { current = [last] }
-        let p0 = last
-        let n = curveSegments
-        for i in 1...n {
-          let t = Double(i) / Double(n)
-          let u = 1 - t
-          let a = u * u * u
-          let b = 3 * u * u * t
-          let c = 3 * u * t * t
-          let d = t * t * t
-          current.append(
-            Point(
-              x: a * p0.x + b * c1.x + c * c2.x + d * p.x,
-              y: a * p0.y + b * c1.y + c * c2.y + d * p.y))
-        }
+        current += Path.cubicPoints(
+          from: last, control1: c1, control2: c2, to: p, segments: curveSegments)
         last = p
       case .close:
         let start = current.first ?? last

@@ -3,6 +3,7 @@ import SwellTestSupport
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 /// The first bytes of files that are not recordings, and what they must be called.
 private let binaries: [(String, [UInt8], String)] = [

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 /// A live-like source: gives its samples, then blocks until stopped (or ends, when asked).
 private final class HeldSource: MotionSource {

@@ -1,9 +1,12 @@
 import Foundation
+
 import SwellGeometry
 import SwellTestSupport
 import Testing
 
 @testable import SwellMotion
+@testable import SwellEvaluation
+@testable import SwellRecordings
 
 private func resting(_ count: Int, magnetometer: Bool) -> MotionRecording {
   let samples = (0..<count).map { i in

@@ -17,10 +17,12 @@ extension MotionManager {
     declination: Double?
   ) throws(MotionManagerError) -> AttitudeEstimator.Mode {
     let mode = override ?? AttitudeEstimator.Mode(referenceFrame: frame)
-    let needsMagnetometer = mode == .nineD && source.providesRawSamples
-    if source.sensorsAreKnown && !source.hasMagnetometer
-      && (needsMagnetometer || (frame.needsMagnetometer && !source.providesRawSamples))
-    {
+    let known = source.sensorsAreKnown
+    if source.providesRawSamples {
+      _ = try fusionMode(
+        for: frame, override: override, sourceName: source.name,
+        hasMagnetometer: source.hasMagnetometer || !known)
+    } else if known && frame.needsMagnetometer && !source.hasMagnetometer {
       throw missingMagnetometer(source: source.name, frame: frame)
     }
     if frame == .xTrueNorthZVertical && declination == nil {

@@ -1,5 +1,7 @@
 import Foundation
+import SwellEvaluation
 import SwellMotion
+import SwellRecordings
 
 /// `swell evaluate`: BROAD-style orientation error of an estimate against ground truth, or the
 /// accuracy table of Swell's own fusion over a folder of BROAD trials.

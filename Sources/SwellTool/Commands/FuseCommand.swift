@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRecordings
 
 /// `swell fuse`: a raw IMU recording (any importable format) to a device-motion CSV.
 struct FuseCommand: TypedToolCommand {

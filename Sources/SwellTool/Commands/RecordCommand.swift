@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRecordings
 import SwellSensors
 import Synchronization
 

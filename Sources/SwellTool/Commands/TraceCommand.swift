@@ -1,6 +1,7 @@
 import Foundation
 import SwellMotion
 import SwellPlayback
+import SwellRecordings
 import SwellScenes
 import SwellWaves
 
