@@ -201,8 +201,15 @@ struct AdversarialInputTests {
     // (Not checkTraceInvariants: the glass's ripples are smaller than the waterwave's base.)
     #expect(table.rows.count == 120)
     #expect(table.rows.allSatisfy { $0.allSatisfy(\.isFinite) })
+    // The built-in glass is open (it pours out when turned over and refills upright): its
+    // volume stays within [0, 0.5]; the closed waterwave container keeps it exactly.
+    let isOpenGlass = scene == ["glass"]
     for (i, v) in try table.column("water.volume").enumerated() {
-      #expect(abs(v - 0.5) < 1e-6, "\(scene) frame \(i): volume \(v)")
+      if isOpenGlass {
+        #expect(v >= -1e-9 && v <= 0.5 + 1e-6, "\(scene) frame \(i): volume \(v)")
+      } else {
+        #expect(abs(v - 0.5) < 1e-6, "\(scene) frame \(i): volume \(v)")
+      }
     }
     for a in try table.column("water.surface.angle") {
       #expect(a > -Double.pi && a <= Double.pi, "\(scene): angle \(a)")
