@@ -35,6 +35,11 @@ struct EvaluateCommand: ToolCommand {
           OptionSpec(
             "--broad", kind: .value("DIR"),
             help: "evaluate Swell's fusion over a folder of BROAD trials"),
+          OptionSpec(
+            "--against-device", kind: .value("DIR"),
+            help:
+              "compare Swell's gravity and 6D attitude with the phone's own fused output in a "
+              + "Sensor Logger export (Gravity.csv, Orientation.csv)"),
           OptionSpec("--json", help: "print one JSON object instead of text"),
         ]),
       OptionGroup(
@@ -56,6 +61,14 @@ struct EvaluateCommand: ToolCommand {
               "only the trials whose names start with one of LIST (comma separated, e.g. "
               + "01,06,10), such as a tuning or a hold-out subset"),
           OptionSpec(
+            "--inject", kind: .value("KIND"),
+            help:
+              "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
+              + "clean and each of the six, as a summary)"),
+          OptionSpec(
+            "--export", kind: .value("OUTDIR"),
+            help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating"),
+          OptionSpec(
             "--sensitivity", help: "scale each setting by 0.8 and 1.2 and report the spread"),
           OptionSpec(
             "--set", kind: .repeated("NAME=VALUE"),
@@ -76,8 +89,18 @@ struct EvaluateCommand: ToolCommand {
     let disturbFade = try arguments.positiveNumber("--disturb-fade")
     let assignments = arguments.repeatedOption("--set")
     let trialList = arguments.option("--trials")
+    let injection = arguments.option("--inject")
+    let export = arguments.option("--export")
+    let device = arguments.option("--against-device")
     let positional = arguments.positional()
     try arguments.finish()
+    if let device {
+      guard !broad, truthPath == nil, positional == nil else {
+        throw UsageError("--against-device takes no ESTIMATE.csv, --truth or --broad")
+      }
+      return try runAgainstDevice(
+        path: device, json: json, settings: try settings(assignments), console: console)
+    }
     if broad {
       guard truthPath == nil, !force6D, !force9D, positional == nil else {
         throw UsageError("--broad takes no ESTIMATE.csv, --truth, --6d or --9d")
@@ -89,18 +112,21 @@ struct EvaluateCommand: ToolCommand {
       }
       let disturbance = (disturbStart || disturbFade != nil) ? (disturbFade ?? 0) : nil
       let subset = trialList.map { $0.split(separator: ",").map(String.init) }
-      if sensitivity || rate != nil || !assignments.isEmpty || disturbance != nil || subset != nil {
+      if sensitivity || rate != nil || !assignments.isEmpty || disturbance != nil || subset != nil
+        || injection != nil || export != nil
+      {
         guard !json else {
           throw UsageError("--sensitivity, --rate, --set and --disturb-start print text only")
         }
         return try runBroadDeveloper(
           directory: directory, sensitivity: sensitivity, rate: rate, startFade: disturbance,
-          subset: subset, settings: try settings(assignments), console: console)
+          subset: subset, injection: injection, export: export,
+          settings: try settings(assignments), console: console)
       }
       return try runBroad(directory: directory, json: json, console: console)
     }
     guard !sensitivity, rate == nil, assignments.isEmpty, !disturbStart, disturbFade == nil,
-      trialList == nil
+      trialList == nil, injection == nil, export == nil
     else {
       throw UsageError("--sensitivity, --rate, --set, --trials and --disturb-start need --broad")
     }
@@ -153,7 +179,7 @@ struct EvaluateCommand: ToolCommand {
   }
 
   /// Settings with `--set NAME=VALUE` applied.
-  private static func settings(_ assignments: [String]) throws -> AttitudeEstimator.Settings {
+  static func settings(_ assignments: [String]) throws -> AttitudeEstimator.Settings {
     var s = AttitudeEstimator.Settings()
     for a in assignments where !s.apply(a) {
       throw UsageError("--set takes NAME=NUMBER with a known setting, got \(a)")
@@ -165,7 +191,7 @@ struct EvaluateCommand: ToolCommand {
   /// sweep (every setting scaled by 0.8 and 1.2 in turn).
   private static func runBroadDeveloper(
     directory: String, sensitivity: Bool, rate: Double?, startFade: Double?, subset: [String]?,
-    settings: AttitudeEstimator.Settings, console: Console
+    injection: String?, export: String?, settings: AttitudeEstimator.Settings, console: Console
   ) throws -> Int32 {
     var trials = try BroadEvaluation.loadTrials(directory: URL(fileURLWithPath: directory))
     if let subset {
@@ -176,7 +202,16 @@ struct EvaluateCommand: ToolCommand {
     }
     // The magnet is beside the sensor, so it is added before any resampling.
     if let startFade { trials = trials.map { $0.withStartDisturbance(fade: startFade) } }
+    // Taps and vibration reach the sensor, so they too come before any resampling.
+    if injection == "all" {
+      return try runInjectionSummary(
+        trials: trials, rate: rate, settings: settings, console: console)
+    }
+    if let injection { trials = try injected(trials, label: injection) }
     if let rate { trials = trials.map { $0.resampled(rate: rate) } }
+    if let export {
+      return try exportTrials(trials, to: export, console: console)
+    }
     guard sensitivity else {
       let rateText = rate.map { "at \(String(format: "%.2f", $0)) Hz" } ?? "at the trials' rate"
       let disturbanceText =
