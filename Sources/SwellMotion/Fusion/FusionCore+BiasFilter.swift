@@ -9,18 +9,14 @@ extension FusionCore {
   @usableFromInline
   mutating func biasUpdate(_ p: FilterPeriod) {
     let duration = p.duration
-    let ng = Double(max(p.gyroCount, 1))
-    let na = Double(max(p.accCount, 1))
-    // Rest detection: every raw sample stays close to the low-pass means for a while.
+    // Rest detection (see RestWindow): every sample of the last quarter second, taps left
+    // out, stays close to the low-pass means for a while.
+    let (gw, aw, dg2, da2) = restWindow.trimmed()
     let (glx, gly, glz) = restGyroLowPass.step(
-      p.gyroX / ng, p.gyroY / ng, p.gyroZ / ng, dt: duration, timeConstant: restTau,
-      restCoefficients)
+      gw.x, gw.y, gw.z, dt: duration, timeConstant: restTau, restCoefficients)
     let (alx, aly, alz) = restAccLowPass.step(
-      p.accX / na, p.accY / na, p.accZ / na, dt: duration, timeConstant: restTau,
-      restCoefficients)
-    if p.maxGyroDeviation2 >= restGyro2 || p.maxAccDeviation2 >= restAcc2
-      || !restGyroLowPass.warm
-    {
+      aw.x, aw.y, aw.z, dt: duration, timeConstant: restTau, restCoefficients)
+    if dg2 >= restGyro2 || da2 >= restAcc2 || !restGyroLowPass.warm || !restWindow.isFull {
       restTime = 0
       atRest = false
     } else {

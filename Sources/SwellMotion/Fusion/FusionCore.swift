@@ -109,13 +109,23 @@ struct FusionCore: Sendable {
   @usableFromInline var block = CorrectionBlock()
   @usableFromInline var period = FilterPeriod()
   /// The rest detector's low-pass means of the raw gyroscope (rad/s) and accelerometer (m/s²)
-  /// after the last block, device frame; each sample's deviation from them is checked.
+  /// after the last period, device frame; each sample's deviation from them is checked.
   @usableFromInline var restMeanGyroX = 0.0
   @usableFromInline var restMeanGyroY = 0.0
   @usableFromInline var restMeanGyroZ = 0.0
   @usableFromInline var restMeanAccX = 0.0
   @usableFromInline var restMeanAccY = 0.0
   @usableFromInline var restMeanAccZ = 0.0
+  /// The last quarter second of blocks (trimmed means for the rest detector).
+  @usableFromInline var restWindow = RestWindow()
+  /// The inclination low-pass's last output, I frame, m/s² (what a down-weighted block is
+  /// pulled toward).
+  @usableFromInline var accLowPassOutX = 0.0
+  @usableFromInline var accLowPassOutY = 0.0
+  @usableFromInline var accLowPassOutZ = 0.0
+  /// The accelerometer variance within a block, (m/s²)², above which the block's weight in the
+  /// inclination filter and the lever-arm regression falls as `impulseVariance / variance`.
+  @usableFromInline let impulseVariance = 2.0
 
   // MARK: Correction state (changed once per block)
   /// cos and sin of half the heading offset (radians about z, E → N): the heading rotation
@@ -231,6 +241,7 @@ struct FusionCore: Sendable {
     blockDt = dt * Double(blockLength)
     accCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: blockDt)
     kLever = 1 - exp(-blockDt / leverTau)
+    restWindow.setBlockDuration(blockDt)
     periodLength = max(1, Int((filterInterval / blockDt).rounded()))
     // Everything below runs once per filter period.
     let t = blockDt * Double(periodLength)
@@ -292,9 +303,10 @@ struct FusionCore: Sendable {
     }
     block.add(gx, gy, gz, dt: dt)
 
-    if abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && (ax * ax + ay * ay + az * az) > 1e-6 {
+    let an2 = ax * ax + ay * ay + az * az
+    if abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && an2 > 1e-6 {
       let a = Self.rotate(gyroQuaternion, ax, ay, az)
-      block.addAccelerometer(device: (ax, ay, az), inertial: a)
+      block.addAccelerometer(device: (ax, ay, az), inertial: a, norm2: an2)
       let dgx = gx - restMeanGyroX
       let dgy = gy - restMeanGyroY
       let dgz = gz - restMeanGyroZ
