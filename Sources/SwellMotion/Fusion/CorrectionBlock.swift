@@ -111,6 +111,9 @@ struct FilterPeriod: Sendable {
   /// (radians, E-frame x and y) and of rows 0 and 1 of R (device → E), of R·diag(ω) (rad/s)
   /// and of the rate error R·b − R·diag(ω)·s (rad/s, first two components), per block.
   @usableFromInline var inclinationBlocks = 0
+  /// Sum over the inclination blocks of the squared non-gravitational specific force: the
+  /// block mean in I minus the inclination low-pass's output, (m/s²)².
+  @usableFromInline var accDisturbance2 = 0.0
   @usableFromInline var correctionX = 0.0
   @usableFromInline var correctionY = 0.0
   @usableFromInline var r = InlineArray<6, Double>(repeating: 0)

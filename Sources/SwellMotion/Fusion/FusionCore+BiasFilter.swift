@@ -76,8 +76,15 @@ extension FusionCore {
       hm[9] = -m10
       hm[10] = -m11
       hm[11] = -m12
+      // The correction rate measures the gyroscope's error only as far as the low-passed
+      // specific force is gravity. Centripetal and translational accelerations (and what the
+      // lever-arm model leaves of them) bend it, so the measurement's variance grows with
+      // their mean square over the period, relative to
+      // Settings.biasMotionAccelerationScale² (fusion v3).
+      let disturbance = p.accDisturbance2 * nb * accelerationWeight
       motionMeasurement(
-        hm: hm, y0: -p.correctionY * rate + lb0, y1: p.correctionX * rate + lb1)
+        hm: hm, y0: -p.correctionY * rate + lb0, y1: p.correctionX * rate + lb1,
+        variance: biasWMotion * (1 + disturbance))
     }
     for i in 0..<3 { kx[i] = Self.clamp(kx[i], biasLimit) }
     if estimateScale {
@@ -128,9 +135,12 @@ extension FusionCore {
   }
 
   /// The Kalman update in motion with the 2×6 measurement matrix `hm` (row-major) and the
-  /// measured rate errors `y0`, `y1` (rad/s, E-frame x and y).
+  /// measured rate errors `y0`, `y1` (rad/s, E-frame x and y), each with the measurement
+  /// variance `variance` ((rad/s)²).
   @usableFromInline
-  mutating func motionMeasurement(hm: InlineArray<12, Double>, y0: Double, y1: Double) {
+  mutating func motionMeasurement(
+    hm: InlineArray<12, Double>, y0: Double, y1: Double, variance: Double
+  ) {
     let n = estimateScale ? 6 : 3
     var pred0 = 0.0
     var pred1 = 0.0
@@ -152,7 +162,7 @@ extension FusionCore {
       a[i * 2] = s0
       a[i * 2 + 1] = s1
     }
-    let w = biasWMotion
+    let w = variance
     var s00 = w
     var s01 = 0.0
     var s11 = w

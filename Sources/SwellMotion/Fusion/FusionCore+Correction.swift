@@ -39,6 +39,12 @@ extension FusionCore {
         accelerometer: Vector3(b.accDeviceX / na, b.accDeviceY / na, b.accDeviceZ / na),
         variance: variance, gyroscopeDeviation2: b.maxGyroDeviation2,
         accelerometerDeviation2: b.maxAccDeviation2)
+      if accLowPass.count > 0 {
+        let dx = aI.x - accLowPassOutX
+        let dy = aI.y - accLowPassOutY
+        let dz = aI.z - accLowPassOutZ
+        period.accDisturbance2 += dx * dx + dy * dy + dz * dz
+      }
       var weight = 1.0
       if variance > impulseVariance {
         let reference = max(impulseVariance, 4 * restWindow.medianVariance())

@@ -126,6 +126,9 @@ struct FusionCore: Sendable {
   /// The accelerometer variance within a block, (m/s²)², above which the block's weight in the
   /// inclination filter and the lever-arm regression falls as `impulseVariance / variance`.
   @usableFromInline let impulseVariance = 2.0
+  /// 1 / (the non-gravitational acceleration at which the motion measurement of the bias and
+  /// scale filter counts half)², s⁴/m²; 0 when off.
+  @usableFromInline let accelerationWeight: Double
 
   // MARK: Correction state (changed once per block)
   /// cos and sin of half the heading offset (radians about z, E → N): the heading rotation
@@ -209,6 +212,8 @@ struct FusionCore: Sendable {
     restGyro2 = restGyro * restGyro
     restAcc2 = s.restAccelerometerThreshold * s.restAccelerometerThreshold
     maxGap = max(s.maximumGap, 0)
+    let scale = s.biasMotionAccelerationScale
+    accelerationWeight = scale > 0 && scale.isFinite ? 1 / (scale * scale) : 0
     correctionInterval = s.correctionInterval.isFinite ? max(s.correctionInterval, 0) : 0
     filterInterval = s.filterInterval.isFinite ? max(s.filterInterval, 0) : 0
     magReference = MagneticReference(rejectsDisturbances: s.rejectsMagneticDisturbances)
