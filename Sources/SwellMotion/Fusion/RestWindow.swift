@@ -32,27 +32,22 @@ struct RestWindow: Sendable {
   /// accelerometer variance ((m/s²)²) and the largest squared deviations of a sample from the
   /// rest means ((rad/s)², (m/s²)²); a ring of `capacity` blocks.
   @usableFromInline var values = InlineArray<576, Double>(repeating: 0)
-  /// Blocks in the window (at most `length`).
+  /// Blocks held (at most `capacity`).
   @usableFromInline var count = 0
   /// The index the next block is written to.
   @usableFromInline var next = 0
-  /// The window length in blocks (from the block duration).
+  /// The window length in blocks (from the block duration): the newest `length` blocks held.
   @usableFromInline var length = 1
 
   @usableFromInline init() {}
 
-  /// Sets the window length for blocks of `blockDuration` seconds (clears the window when it
-  /// changes).
+  /// Sets the window length for blocks of `blockDuration` seconds. The blocks held are kept
+  /// (a jittered sampling period moves the length by a block now and then).
   @usableFromInline
   mutating func setBlockDuration(_ blockDuration: Double) {
-    let n =
+    length =
       blockDuration > 0
       ? max(1, min(Self.capacity, Int((Self.duration / blockDuration).rounded()))) : 1
-    if n != length {
-      length = n
-      count = 0
-      next = 0
-    }
   }
 
   /// Adds one block: its means, accelerometer variance and largest sample deviations.
@@ -71,21 +66,29 @@ struct RestWindow: Sendable {
     values[o + 6] = variance
     values[o + 7] = gyroscopeDeviation2
     values[o + 8] = accelerometerDeviation2
-    next = next + 1 == length ? 0 : next + 1
-    count = min(count + 1, length)
+    next = next + 1 == Self.capacity ? 0 : next + 1
+    count = min(count + 1, Self.capacity)
   }
 
   /// True when the window is full.
   @usableFromInline var isFull: Bool { count >= length }
 
+  /// The ring index of the `i`-th newest block of the window (0 the oldest of the window).
+  @inline(__always)
+  func index(_ i: Int, of n: Int) -> Int {
+    let k = next - n + i
+    return k < 0 ? k + Self.capacity : k
+  }
+
   /// The median accelerometer variance of the blocks in the window, (m/s²)² (0 when empty).
   @usableFromInline
   func medianVariance() -> Double {
-    guard count > 0 else { return 0 }
+    let n = min(count, length)
+    guard n > 0 else { return 0 }
     var v = InlineArray<64, Double>(repeating: 0)
-    for i in 0..<count {
+    for i in 0..<n {
       // Insertion sort: at most 64 values, once per block.
-      let x = values[i * Self.stride + 6]
+      let x = values[index(i, of: n) * Self.stride + 6]
       var j = i
       while j > 0 && v[j - 1] > x {
         v[j] = v[j - 1]
@@ -93,7 +96,7 @@ struct RestWindow: Sendable {
       }
       v[j] = x
     }
-    return count % 2 == 1 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
   }
 
   /// The window without the sixth of its blocks with the largest accelerometer variance (none
@@ -104,31 +107,33 @@ struct RestWindow: Sendable {
     gyroscope: Vector3, accelerometer: Vector3, gyroscopeDeviation2: Double,
     accelerometerDeviation2: Double
   ) {
-    guard count > 0 else { return (Vector3(0, 0, 0), Vector3(0, 0, 0), 0, 0) }
+    let n = min(count, length)
+    guard n > 0 else { return (Vector3(0, 0, 0), Vector3(0, 0, 0), 0, 0) }
     let w = Self.stride
-    let drop = count >= 4 ? max(1, count / 6) : 0
+    let drop = n >= 4 ? max(1, n / 6) : 0
     // Mark the `drop` blocks of largest variance (a few passes over at most 64 values).
     var skipped = InlineArray<64, Bool>(repeating: false)
     for _ in 0..<drop {
       var best = -1
       var bestValue = -Double.infinity
-      for i in 0..<count where !skipped[i] && values[i * w + 6] > bestValue {
+      for i in 0..<n where !skipped[i] && values[index(i, of: n) * w + 6] > bestValue {
         best = i
-        bestValue = values[i * w + 6]
+        bestValue = values[index(i, of: n) * w + 6]
       }
       if best >= 0 { skipped[best] = true }
     }
     var s = InlineArray<6, Double>(repeating: 0)
     var dg = 0.0
     var da = 0.0
-    var n = 0.0
-    for i in 0..<count where !skipped[i] {
-      for k in 0..<6 { s[k] += values[i * w + k] }
-      dg = max(dg, values[i * w + 7])
-      da = max(da, values[i * w + 8])
-      n += 1
+    var kept = 0.0
+    for i in 0..<n where !skipped[i] {
+      let o = index(i, of: n) * w
+      for k in 0..<6 { s[k] += values[o + k] }
+      dg = max(dg, values[o + 7])
+      da = max(da, values[o + 8])
+      kept += 1
     }
-    let k = 1 / max(n, 1)
+    let k = 1 / max(kept, 1)
     return (
       Vector3(s[0] * k, s[1] * k, s[2] * k), Vector3(s[3] * k, s[4] * k, s[5] * k), dg, da
     )
