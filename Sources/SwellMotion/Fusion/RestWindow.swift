@@ -21,8 +21,9 @@ import SwellGeometry
 /// measurement, which works on 3 s low-pass means, carries the bias instead.
 @usableFromInline
 struct RestWindow: Sendable {
-  /// The largest number of blocks held.
-  @usableFromInline static let capacity = 64
+  /// The largest number of blocks held (16: 0.25 s of 20 ms blocks; with shorter blocks the
+  /// window is the last 16 of them).
+  @usableFromInline static let capacity = 16
   /// The window's target duration, seconds.
   @usableFromInline static let duration = 0.25
 
@@ -31,7 +32,7 @@ struct RestWindow: Sendable {
   /// Per block: mean raw gyroscope (rad/s) and accelerometer (m/s²), device frame, the
   /// accelerometer variance ((m/s²)²) and the largest squared deviations of a sample from the
   /// rest means ((rad/s)², (m/s²)²); a ring of `capacity` blocks.
-  @usableFromInline var values = InlineArray<576, Double>(repeating: 0)
+  @usableFromInline var values = InlineArray<144, Double>(repeating: 0)
   /// Blocks held (at most `capacity`).
   @usableFromInline var count = 0
   /// The index the next block is written to.
@@ -81,13 +82,15 @@ struct RestWindow: Sendable {
   }
 
   /// The median accelerometer variance of the blocks in the window, (m/s²)² (0 when empty).
+  // The queries are `mutating` only so that they work on the stored window in place (a
+  // non-mutating call on a property of an `inout` FusionCore copied the whole ring each time).
   @usableFromInline
-  func medianVariance() -> Double {
+  mutating func medianVariance() -> Double {
     let n = min(count, length)
     guard n > 0 else { return 0 }
-    var v = InlineArray<64, Double>(repeating: 0)
+    var v = InlineArray<16, Double>(repeating: 0)
     for i in 0..<n {
-      // Insertion sort: at most 64 values, once per block.
+      // Insertion sort: at most 16 values, once per block.
       let x = values[index(i, of: n) * Self.stride + 6]
       var j = i
       while j > 0 && v[j - 1] > x {
@@ -103,7 +106,7 @@ struct RestWindow: Sendable {
   /// when it holds fewer than four): the mean gyroscope (rad/s) and accelerometer (m/s²) and the
   /// largest squared sample deviations of the blocks kept.
   @usableFromInline
-  func trimmed() -> (
+  mutating func trimmed() -> (
     gyroscope: Vector3, accelerometer: Vector3, gyroscopeDeviation2: Double,
     accelerometerDeviation2: Double
   ) {
@@ -111,22 +114,22 @@ struct RestWindow: Sendable {
     guard n > 0 else { return (Vector3(0, 0, 0), Vector3(0, 0, 0), 0, 0) }
     let w = Self.stride
     let drop = n >= 4 ? max(1, n / 6) : 0
-    // Mark the `drop` blocks of largest variance (a few passes over at most 64 values).
-    var skipped = InlineArray<64, Bool>(repeating: false)
+    // Mark the `drop` blocks of largest variance (bit i of `skipped`; at most 16 values).
+    var skipped: UInt32 = 0
     for _ in 0..<drop {
       var best = -1
       var bestValue = -Double.infinity
-      for i in 0..<n where !skipped[i] && values[index(i, of: n) * w + 6] > bestValue {
+      for i in 0..<n where skipped & (1 << i) == 0 && values[index(i, of: n) * w + 6] > bestValue {
         best = i
         bestValue = values[index(i, of: n) * w + 6]
       }
-      if best >= 0 { skipped[best] = true }
+      if best >= 0 { skipped |= 1 << best }
     }
     var s = InlineArray<6, Double>(repeating: 0)
     var dg = 0.0
     var da = 0.0
     var kept = 0.0
-    for i in 0..<n where !skipped[i] {
+    for i in 0..<n where skipped & (1 << i) == 0 {
       let o = index(i, of: n) * w
       for k in 0..<6 { s[k] += values[o + k] }
       dg = max(dg, values[o + 7])
