@@ -114,6 +114,11 @@ struct FilterPeriod: Sendable {
   /// Sum over the inclination blocks of the squared non-gravitational specific force: the
   /// block mean in I minus the inclination low-pass's output, (m/s²)².
   @usableFromInline var accDisturbance2 = 0.0
+  /// Blocks down-weighted as taps, and the largest squared deviation of a sample of the other
+  /// blocks from the rest detector's means, (rad/s)² and (m/s²)².
+  @usableFromInline var tapBlocks = 0
+  @usableFromInline var maxGyroDeviation2 = 0.0
+  @usableFromInline var maxAccDeviation2 = 0.0
   @usableFromInline var correctionX = 0.0
   @usableFromInline var correctionY = 0.0
   @usableFromInline var r = InlineArray<6, Double>(repeating: 0)

@@ -9,22 +9,31 @@ extension FusionCore {
   @usableFromInline
   mutating func biasUpdate(_ p: FilterPeriod) {
     let duration = p.duration
-    // Rest detection (see RestWindow): every sample of the last quarter second, taps left
-    // out, stays close to the low-pass means for a while.
-    let (gw, aw, dg2, da2) = restWindow.trimmed()
-    let (glx, gly, glz) = restGyroLowPass.step(
-      gw.x, gw.y, gw.z, dt: duration, timeConstant: restTau, restCoefficients)
-    let (alx, aly, alz) = restAccLowPass.step(
-      aw.x, aw.y, aw.z, dt: duration, timeConstant: restTau, restCoefficients)
-    if dg2 >= restGyro2 || da2 >= restAcc2 || !restGyroLowPass.warm || !restWindow.isFull {
-      restTime = 0
-      atRest = false
-    } else {
-      restTime += duration
-      atRest = restTime >= restMinTime
+    // Rest detection (see RestWindow): every sample stays close to the low-pass means for a
+    // while. A period with a tap says nothing either way: it neither ends nor extends the rest,
+    // and its means do not enter the low-pass.
+    let tapped = p.tapBlocks > 0
+    if !tapped {
+      let ng = 1 / Double(max(p.gyroCount, 1))
+      let na = 1 / Double(max(p.accCount, 1))
+      let (glx, gly, glz) = restGyroLowPass.step(
+        p.gyroX * ng, p.gyroY * ng, p.gyroZ * ng, dt: duration, timeConstant: restTau,
+        restCoefficients)
+      let (alx, aly, alz) = restAccLowPass.step(
+        p.accX * na, p.accY * na, p.accZ * na, dt: duration, timeConstant: restTau,
+        restCoefficients)
+      if p.maxGyroDeviation2 >= restGyro2 || p.maxAccDeviation2 >= restAcc2
+        || !restGyroLowPass.warm
+      {
+        restTime = 0
+        atRest = false
+      } else {
+        restTime += duration
+        atRest = restTime >= restMinTime
+      }
+      (restMeanGyroX, restMeanGyroY, restMeanGyroZ) = (glx, gly, glz)
+      (restMeanAccX, restMeanAccY, restMeanAccZ) = (alx, aly, alz)
     }
-    (restMeanGyroX, restMeanGyroY, restMeanGyroZ) = (glx, gly, glz)
-    (restMeanAccX, restMeanAccY, restMeanAccZ) = (alx, aly, alz)
     guard p.inclinationBlocks > 0 else { return }
 
     // Low-pass filtered means of rows 0 and 1 of R, of R·diag(ω) and of the rate error.
@@ -56,7 +65,8 @@ extension FusionCore {
     }
 
     if atRest {
-      restMeasurement(e0: glx - bx, e1: gly - by, e2: glz - bz)
+      guard !tapped else { return }
+      restMeasurement(e0: restMeanGyroX - bx, e1: restMeanGyroY - by, e2: restMeanGyroZ - bz)
     } else if accLowPass.warm {
       // Measurement in motion: the inclination correction rate tells the horizontal part of
       // the rate error through the low-pass filtered rotation matrix:

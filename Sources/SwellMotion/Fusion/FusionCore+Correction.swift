@@ -34,11 +34,7 @@ extension FusionCore {
       // raises the median with it, and its zero-mean block means need no down-weighting)
       // gets the weight reference / variance, so a tap barely moves the inclination.
       let variance = max(0, b.accNorm2 / na - aI.lengthSquared)
-      restWindow.add(
-        gyroscope: Vector3(b.gyroX / n, b.gyroY / n, b.gyroZ / n),
-        accelerometer: Vector3(b.accDeviceX / na, b.accDeviceY / na, b.accDeviceZ / na),
-        variance: variance, gyroscopeDeviation2: b.maxGyroDeviation2,
-        accelerometerDeviation2: b.maxAccDeviation2)
+      restWindow.add(variance: variance)
       if accLowPass.count > 0 {
         let dx = aI.x - accLowPassOutX
         let dy = aI.y - accLowPassOutY
@@ -49,6 +45,12 @@ extension FusionCore {
       if variance > impulseVariance {
         let reference = max(impulseVariance, 4 * restWindow.medianVariance())
         if variance > reference { weight = reference / variance }
+      }
+      if weight < 1 {
+        period.tapBlocks += 1
+      } else {
+        period.maxGyroDeviation2 = max(period.maxGyroDeviation2, b.maxGyroDeviation2)
+        period.maxAccDeviation2 = max(period.maxAccDeviation2, b.maxAccDeviation2)
       }
       if leverEstimate && duration > 0 {
         aI = leverArmCorrected(

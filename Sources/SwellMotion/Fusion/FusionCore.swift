@@ -116,7 +116,7 @@ struct FusionCore: Sendable {
   @usableFromInline var restMeanAccX = 0.0
   @usableFromInline var restMeanAccY = 0.0
   @usableFromInline var restMeanAccZ = 0.0
-  /// The last quarter second of blocks (trimmed means for the rest detector).
+  /// The accelerometer variances of the last quarter second of blocks (what a tap is).
   @usableFromInline var restWindow = RestWindow()
   /// The inclination low-pass's last output, I frame, m/s² (what a down-weighted block is
   /// pulled toward).
