@@ -35,7 +35,7 @@ extension FusionCore {
       // gets the weight reference / variance, so a tap barely moves the inclination.
       let variance = max(0, b.accNorm2 / na - aI.lengthSquared)
       restWindow.add(variance: variance)
-      if accLowPass.count > 0 {
+      if accelerationWeight > 0 && accLowPass.count > 0 {
         let dx = aI.x - accLowPassOutX
         let dy = aI.y - accLowPassOutY
         let dz = aI.z - accLowPassOutZ
