@@ -11,7 +11,10 @@ let package = Package(
   products: [
     // MARK: Public API: one library per module, and the umbrella that imports them all
     .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
+    .library(name: "SwellTime", targets: ["SwellTime"]),
     .library(name: "SwellMotion", targets: ["SwellMotion"]),
+    .library(name: "SwellRecordings", targets: ["SwellRecordings"]),
+    .library(name: "SwellEvaluation", targets: ["SwellEvaluation"]),
     .library(name: "SwellSensors", targets: ["SwellSensors"]),
     .library(name: "SwellLayers", targets: ["SwellLayers"]),
     .library(name: "SwellEffects", targets: ["SwellEffects"]),
@@ -19,6 +22,7 @@ let package = Package(
     .library(name: "SwellCairo", targets: ["SwellCairo"]),
     .library(name: "SwellRender", targets: ["SwellRender"]),
     .library(name: "SwellScenes", targets: ["SwellScenes"]),
+    .library(name: "SwellPlayback", targets: ["SwellPlayback"]),
     .library(name: "SwellLive", targets: ["SwellLive"]),
     .library(name: "Swell", targets: ["Swell"]),
     .executable(name: "swell", targets: ["swell"]),
@@ -37,40 +41,64 @@ let package = Package(
 
     // MARK: Pure modules
     .target(name: "SwellGeometry"),
+    // The one injected clock type: monotonic seconds, and a manual clock for tests.
+    .target(name: "SwellTime"),
     // Output paths, atomic replacement and the registry of unfinished files, shared by the
     // motion writers and the renderer's sinks (package access only: no public API).
     .target(name: "SwellFiles"),
-    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellFiles", "CZlib"]),
-    .target(name: "SwellLayers", dependencies: ["SwellGeometry"]),
+    // The motion core: samples, device motion, fusion, the manager, sources, scripts.
+    .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles"]),
+    // Recording formats and archives (CSV, Sensor Logger, phyphox, zip through zlib).
+    .target(
+      name: "SwellRecordings",
+      dependencies: ["SwellGeometry", "SwellMotion", "SwellFiles", "CZlib"]),
+    // The BROAD-style evaluation harness.
+    .target(
+      name: "SwellEvaluation", dependencies: ["SwellGeometry", "SwellMotion", "SwellRecordings"]),
+    .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(
       name: "SwellScenes",
-      dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers", "SwellEffects", "SwellWaves"]),
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellLayers", "SwellEffects",
+        "SwellWaves",
+      ]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellMotion"]),
+    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
       dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles"]),
+    // Headless playback: the scene player (drawing into caller-owned pixels), offline export
+    // and trace; no window, no SDL.
+    .target(
+      name: "SwellPlayback",
+      dependencies: [
+        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
+      ]),
     .target(
       name: "SwellLive",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
-        "CSDL2",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo",
+        "SwellRender", "SwellPlayback", "CSDL2",
       ]),
 
     // MARK: The umbrella module
     .target(
       name: "Swell",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellCairo", "SwellRender", "SwellScenes", "SwellLive",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellRecordings", "SwellEvaluation",
+        "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves", "SwellCairo", "SwellRender",
+        "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
     // MARK: The command-line tool
     .target(name: "SwellCommandLine"),
+    // The version number, and the git commit that the plugin writes before each build.
+    .target(name: "SwellVersion", plugins: ["SwellBuildCommit"]),
+    .plugin(name: "SwellBuildCommit", capability: .buildTool()),
     .target(
       name: "SwellBenchmarks",
       dependencies: [
@@ -80,16 +108,17 @@ let package = Package(
     .target(
       name: "SwellTool",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellSensors", "SwellLayers", "SwellEffects",
-        "SwellWaves", "SwellRender", "SwellScenes", "SwellLive", "SwellBenchmarks",
-        "SwellCommandLine",
+        "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
+        "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
+        "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
 
     // MARK: Examples (built with the package, run by the tests; see Examples/README.md)
     .executableTarget(
-      name: "motion-attitude", dependencies: ["SwellMotion"], path: "Examples/motion-attitude"),
+      name: "motion-attitude", dependencies: ["SwellMotion", "SwellRecordings"],
+      path: "Examples/motion-attitude"),
     .executableTarget(
       name: "custom-effect",
       dependencies: ["SwellEffects", "SwellGeometry", "SwellLayers", "SwellMotion"],
@@ -104,7 +133,8 @@ let package = Package(
 
     // MARK: Fuzzing (Scripts/fuzz.sh)
     .executableTarget(
-      name: "swell-fuzz", dependencies: ["SwellMotion", "SwellScenes", "SwellSensors"],
+      name: "swell-fuzz",
+      dependencies: ["SwellMotion", "SwellRecordings", "SwellScenes", "SwellSensors"],
       path: "Tests/Fuzz/Driver"),
 
     // MARK: Tests
@@ -112,22 +142,32 @@ let package = Package(
       name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
+    .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
     .testTarget(
-      name: "SwellMotionTests", dependencies: ["SwellMotion", "SwellTestSupport"],
+      name: "SwellMotionTests",
+      dependencies: [
+        "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellTime", "SwellTestSupport",
+      ],
       exclude: ["Fixtures"]),
-    .testTarget(name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTestSupport"]),
-    .testTarget(name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTime", "SwellTestSupport"]),
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
-    .testTarget(name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellTestSupport"]),
+      name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellToolTests", dependencies: ["SwellTool", "SwellTestSupport"],
+      name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellScenesTests",
+      dependencies: ["SwellScenes", "SwellRecordings", "SwellTime", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellToolTests", dependencies: ["SwellTool", "SwellRecordings", "SwellTestSupport"],
       exclude: ["Fixtures", "Help"]),
   ],
   swiftLanguageModes: [.v6]

@@ -72,15 +72,28 @@ my %wrapper = map { $_ => 1 } qw(sudo exec timeout xvfb-run env nice xargs);
 
 for my $file (grep { -f } (glob("Scripts/*.sh"), ".ci/run")) {
   open(my $fh, "<", $file) or die "check-programs: cannot read $file: $!\n";
+  # The script's own shell functions (`name() {`) are not programs.
+  my %function;
+  for (<$fh>) { $function{$1} = 1 if /^\s*([A-Za-z_][\w-]*)\s*\(\)\s*\{/; }
+  seek($fh, 0, 0);
   my $in_single = 0;
+  my $heredoc;    # the terminator of the here-document being skipped (its lines are text)
   while (my $line = <$fh>) {
     chomp $line;
+    if (defined $heredoc) { undef $heredoc if $line =~ /^\t*\Q$heredoc\E$/; next; }
+    $heredoc = $1 if $line =~ /<<-?\s*['"]?(\w+)['"]?/ && $line !~ /<<</;
     # A single-quoted string that spans lines is an argument (an awk or perl program, say).
-    my $quotes = () = $line =~ /'/g;
-    if ($in_single) { $in_single = 0 if $quotes % 2; next; }
+    if ($in_single) {
+      my $quotes = () = $line =~ /'/g;
+      $in_single = 0 if $quotes % 2;
+      next;
+    }
+    # Comments go first: an apostrophe in one opens no string.
     next if $line =~ /^\s*#/;
     $line =~ s/(^|\s)#.*$//;
-    $found{$1} //= $file while $line =~ /\$\(\s*([A-Za-z_][\w.+-]*)/g;
+    while ($line =~ /\$\(\s*([A-Za-z_][\w.+-]*)(=?)/g) {
+      $found{$1} //= $file unless $2 || $stop{$1} || $function{$1};
+    }
     $found{$1} //= $file while $line =~ /\s-exec\s+([A-Za-z_][\w.+-]*)/g;    # find -exec
     $line =~ s/"\$\{\w+\[@\]\}"\s+//g;    # a command prefix kept in an array ("${sudo[@]}")
     $line =~ s/'[^']*'/ STR /g;
@@ -93,7 +106,8 @@ for my $file (grep { -f } (glob("Scripts/*.sh"), ".ci/run")) {
       while (@words) {
         my $word = shift @words;
         next if $keyword{$word};
-        last if $stop{$word} || $word eq "STR" || $word =~ /^[\$<>0-9-]|[=\/<>*\\]/;
+        last if $stop{$word} || $function{$word} || $word eq "STR"
+          || $word =~ /^[\$<>0-9-]|[=\/<>*\\]/;
         if ($wrapper{$word}) {
           $found{$word} //= $file unless $word eq "exec";
           shift @words while @words && $words[0] =~ /^(-|[0-9]|STR$)/;

@@ -27,8 +27,15 @@ programs=(
   "dwebp        webp"
   "tmux         tmux"
   "xdotool      xdotool"
+  "strip        binutils"
+  "dpkg-shlibdeps dpkg-dev"
+  "lintian      lintian"
+  "man          man-db"
+  "groff        groff-base"
+  "zsh          zsh"
+  "fish         fish"
 )
-libraries=(libcairo2-dev libsdl2-dev zlib1g-dev)
+libraries=(libcairo2-dev libsdl2-dev zlib1g-dev libgtk-4-dev)
 
 if [ "${1:-}" = "--list-programs" ]; then
   # For Scripts/check-programs.sh and the tests: one "program package" line each.

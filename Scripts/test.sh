@@ -13,14 +13,31 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 # The tests run the built tool and examples: make sure they are linked too.
 swift build -Xswiftc -warnings-as-errors
 echo "== examples: a program that depends only on the SwellMotion product"
-# It builds the package's motion modules in a package of its own, and must link neither SDL2
-# nor Cairo (the other examples are targets of this package, run by ExamplesTests).
+# It builds the package's motion modules in a package of its own, and must link neither SDL2,
+# Cairo nor zlib (the other examples are targets of this package, run by ExamplesTests).
 swift build --package-path Examples/MotionOnly -Xswiftc -warnings-as-errors
 Examples/MotionOnly/.build/debug/motion-only
-if ldd Examples/MotionOnly/.build/debug/motion-only | grep -E "libSDL2|libcairo"; then
-  echo "test.sh: the motion-only example links SDL2 or Cairo" >&2
+if ldd Examples/MotionOnly/.build/debug/motion-only | grep -E "libSDL2|libcairo|libz\.so"; then
+  echo "test.sh: the motion-only example links SDL2, Cairo or zlib" >&2
   exit 1
 fi
+echo "== examples: Swell inside a GTK 4 window (Examples/gtk-waterwave)"
+# GTK owns the window and the loop; the water is drawn through SwellPlayback into GTK's Cairo
+# context. GSK's Cairo renderer: under Xvfb OpenGL is a software rasterizer.
+swift build --package-path Examples/gtk-waterwave -Xswiftc -warnings-as-errors
+gtk_shot=$(mktemp -d)
+GSK_RENDERER=cairo xvfb-run -a Examples/gtk-waterwave/.build/debug/gtk-waterwave \
+  --frames 120 --screenshot "$gtk_shot/gtk-waterwave.png"
+test -s "$gtk_shot/gtk-waterwave.png"
+# On a fixed timeline (1/60 s a tick) under scripted motion, the 60th frame is the PNG that
+# `swell render` writes for the same size, time and motion, byte for byte.
+gtk_script="hold 0.3s; tilt 30deg right over 0.5s; shake x 3Hz 2rad/s for 0.6s"
+GSK_RENDERER=cairo xvfb-run -a Examples/gtk-waterwave/.build/debug/gtk-waterwave \
+  --frames 60 --fps 60 --size 200x360 --script "$gtk_script" --screenshot "$gtk_shot/gtk.png"
+.build/debug/swell render waterwave --script "$gtk_script" --size 200x360@1 --fps 60 \
+  --time 0.9833 -o "$gtk_shot/render.png"
+cmp "$gtk_shot/gtk.png" "$gtk_shot/render.png"
+rm -rf "$gtk_shot"
 echo "== docs (DocC, warnings are errors)"
 bash Scripts/check-docs.sh
 echo "== fuzz (bounded: every parser, a minute in all)"

@@ -8,6 +8,7 @@
 
 import Foundation
 import SwellMotion
+import SwellRecordings
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var interval = 0.5

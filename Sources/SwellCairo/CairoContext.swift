@@ -31,6 +31,21 @@ public final class CairoContext {
     self.surface = surface
   }
 
+  /// Wraps a context another library made and owns (the `cairo_t` a GTK draw function is
+  /// given): the Swift object takes a reference to it and to its target surface, so drawing
+  /// goes where that library expects; it releases both when it goes away.
+  ///
+  /// The corresponding Cairo functions are `cairo_reference` and `cairo_get_target`.
+  ///
+  /// - Parameter context: The C context, a `cairo_t *`.
+  /// - Throws: ``CairoError`` when the context is in an error state.
+  public init(referencing context: OpaquePointer) throws(CairoError) {
+    let status = cairo_status(context)
+    guard status == CAIRO_STATUS_SUCCESS else { throw CairoError(status) }
+    surface = try Surface(referencing: cairo_get_target(context))
+    pointer = cairo_reference(context)
+  }
+
   deinit { cairo_destroy(pointer) }
 
   // MARK: - Status

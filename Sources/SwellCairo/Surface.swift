@@ -23,6 +23,17 @@ public class Surface {
     self.pointer = pointer
   }
 
+  /// Takes a reference to a C surface another library owns (the target of a borrowed
+  /// context), released when the Swift object goes away.
+  ///
+  /// - Parameter pointer: The surface.
+  /// - Throws: ``CairoError`` when the surface is in an error state.
+  init(referencing pointer: OpaquePointer) throws(CairoError) {
+    let status = cairo_surface_status(pointer)
+    guard status == CAIRO_STATUS_SUCCESS else { throw CairoError(status) }
+    self.pointer = cairo_surface_reference(pointer)
+  }
+
   deinit { cairo_surface_destroy(pointer) }
 
   /// The surface's error, or `nil` when it is fine.

@@ -44,16 +44,15 @@ public enum ExitCode {
 }
 
 /// The words of a command line checked against a ``CommandSpec``: every option is declared,
-/// values are where they must be, `--name=value` is split, `--` ends the options. Commands then
-/// read their options by name (``option(_:)``, ``flag(_:)``, ``number(_:in:)``, ...); reading a
-/// name the spec does not declare is a programming error and traps.
+/// values are where they must be, `--name=value` is split, `--` ends the options. The values
+/// are read by ``OptionParser/parse(_:from:)`` through the same declarations that made the spec,
+/// so no option can be read by a name alone.
 public struct Arguments: Sendable {
   /// The command's declaration.
   public let spec: CommandSpec
   private var values: [String: [String]] = [:]
   private var given: [String: String] = [:]
   private var positionals: [String] = []
-  private var nextPositional = 0
   /// True when `-h` or `--help` was given (before `--`).
   public private(set) var wantsHelp = false
 
@@ -114,114 +113,18 @@ public struct Arguments: Sendable {
     }
   }
 
-  private func declared(_ name: String) -> OptionSpec {
-    guard let option = spec.option(named: name) else {
-      preconditionFailure("\(spec.name) reads \(name), which its spec does not declare")
-    }
-    return option
+  /// Every value given for a declared option, or `nil` when it was not given.
+  func values(of option: OptionSpec) -> [String]? {
+    values[option.displayName]
   }
 
-  /// Whether a flag was given.
-  ///
-  /// - Parameter name: Any of the flag's names.
-  /// - Returns: True when given.
-  public func flag(_ name: String) -> Bool {
-    values[declared(name).displayName] != nil
+  /// The name an option was given by (`-o` or `--output`).
+  func givenName(of option: OptionSpec) -> String? {
+    given[option.displayName]
   }
 
-  /// An option's value (the last one when it is given twice).
-  ///
-  /// - Parameter name: Any of the option's names.
-  /// - Returns: The value, or `nil` when not given.
-  public func option(_ name: String) -> String? {
-    values[declared(name).displayName]?.last
-  }
-
-  /// Every value of a repeatable option, in order.
-  ///
-  /// - Parameter name: Any of the option's names.
-  /// - Returns: The values (empty when not given).
-  public func repeatedOption(_ name: String) -> [String] {
-    values[declared(name).displayName] ?? []
-  }
-
-  /// A numeric option, checked against a range.
-  ///
-  /// - Parameters:
-  ///   - name: Any of the option's names.
-  ///   - range: The allowed values (default: every finite number).
-  /// - Returns: The number, or `nil` when not given.
-  /// - Throws: ``UsageError`` for a non-number, a non-finite number or one out of range.
-  public func number(
-    _ name: String,
-    in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
-  ) throws(UsageError) -> Double? {
-    guard let (shown, v) = try parsedNumber(name) else { return nil }
-    guard range.contains(v) else {
-      throw UsageError(
-        "\(shown) must be between \(displayNumber(range.lowerBound)) and "
-          + "\(displayNumber(range.upperBound)), got \(displayNumber(v))")
-    }
-    return v
-  }
-
-  /// A numeric option that must be greater than zero.
-  ///
-  /// - Parameter name: Any of the option's names.
-  /// - Returns: The number, or `nil` when not given.
-  /// - Throws: ``UsageError`` for a non-number or a number ≤ 0.
-  public func positiveNumber(_ name: String) throws(UsageError) -> Double? {
-    guard let (shown, v) = try parsedNumber(name) else { return nil }
-    guard v > 0 else {
-      throw UsageError("\(shown) must be greater than zero, got \(displayNumber(v))")
-    }
-    return v
-  }
-
-  /// A whole-number option, checked against a range.
-  ///
-  /// - Parameters:
-  ///   - name: Any of the option's names.
-  ///   - range: The allowed values.
-  /// - Returns: The number, or `nil` when not given.
-  /// - Throws: ``UsageError`` for a non-number, a fraction or one out of range.
-  public func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard
-      let v = try number(name, in: Double(range.lowerBound)...Double(range.upperBound))
-    else { return nil }
-    guard v == v.rounded() else {
-      throw UsageError(
-        "\(given[declared(name).displayName] ?? name) must be a whole number, got \(displayNumber(v))"
-      )
-    }
-    return Int(v)
-  }
-
-  private func parsedNumber(_ name: String) throws(UsageError) -> (String, Double)? {
-    let option = declared(name)
-    guard let text = values[option.displayName]?.last else { return nil }
-    let shown = given[option.displayName] ?? option.displayName
-    guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else {
-      throw UsageError("\(shown) must be a number, got '\(text)'")
-    }
-    return (shown, v)
-  }
-
-  /// The next positional argument, or `nil`.
-  public mutating func positional() -> String? {
-    guard nextPositional < positionals.count else { return nil }
-    defer { nextPositional += 1 }
-    return positionals[nextPositional]
-  }
-
-  /// Checks that every positional argument was taken.
-  ///
-  /// - Throws: ``UsageError`` naming the first extra argument.
-  public func finish() throws(UsageError) {
-    if nextPositional < positionals.count {
-      throw UsageError("unexpected argument '\(positionals[nextPositional])'")
-    }
-  }
+  /// The positional words, in order.
+  var positionalWords: [String] { positionals }
 }
 
 /// "Did you mean" for a misspelt command or option: the closest known word within an edit

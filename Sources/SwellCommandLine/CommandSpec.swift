@@ -20,6 +20,10 @@ public struct OptionSpec: Hashable, Sendable {
   public var kind: Kind
   /// The help text (may span lines; it is wrapped at 100 columns).
   public var help: String
+  /// What the value is, for completions and the man page (`.flag` for a flag).
+  public var valueKind: OptionValueKind
+  /// The default as help shows it (`(default: X)`), or `nil` when help shows none.
+  public var defaultValue: String?
 
   /// Declares an option.
   ///
@@ -33,6 +37,19 @@ public struct OptionSpec: Hashable, Sendable {
     self.aliases = aliases
     self.kind = kind
     self.help = help
+    if case .flag = kind { valueKind = .flag } else { valueKind = .text }
+    defaultValue = nil
+  }
+
+  /// The help text with what the declaration adds: the allowed values of a choice and the
+  /// default, as ` (one of a, b, c; default: a)`.
+  public var fullHelp: String {
+    var notes: [String] = []
+    if case .choice(let names) = valueKind {
+      notes.append("one of " + names.joined(separator: ", "))
+    }
+    if let defaultValue { notes.append("default: " + defaultValue) }
+    return notes.isEmpty ? help : help + " (" + notes.joined(separator: "; ") + ")"
   }
 
   /// Every name that selects the option.
@@ -55,6 +72,24 @@ public struct OptionSpec: Hashable, Sendable {
     case .value(let v), .repeated(let v): return "\(joined) \(v)"
     }
   }
+}
+
+/// What an option's value or an argument is: for help, shell completions and the man page.
+public enum OptionValueKind: Hashable, Sendable {
+  /// No value: a flag.
+  case flag
+  /// A number.
+  case number
+  /// Free text.
+  case text
+  /// A file's path.
+  case file
+  /// A folder's path.
+  case directory
+  /// One of these words.
+  case choice([String])
+  /// A built-in scene's name or a scene file.
+  case scene
 }
 
 /// Options shown together under a heading (`Scene options:`), shared by several commands.
@@ -81,6 +116,8 @@ public struct ArgumentSpec: Hashable, Sendable {
   public var name: String
   /// Whether it may be left out.
   public var isOptional: Bool
+  /// What it is, for completions (default `.text`).
+  public var valueKind: OptionValueKind = .text
 
   /// Declares an argument.
   ///
@@ -107,6 +144,8 @@ public struct CommandSpec: Hashable, Sendable {
   public var groups: [OptionGroup]
   /// Text after the options (keys, examples).
   public var epilogue: String
+  /// Example command lines for the man page (without the tool's name).
+  public var examples: [String] = []
 
   /// Declares a command.
   ///

@@ -31,7 +31,7 @@ extension CommandSpec {
       out += "\n" + (g.title.map { "\($0):" } ?? "Options:") + "\n"
       for o in g.options {
         let head = "  " + o.signature
-        let body = wrap(o.help, indent: String(repeating: " ", count: column), width: 100)
+        let body = wrap(o.fullHelp, indent: String(repeating: " ", count: column), width: 100)
         if head.count + 2 <= column {
           let padded = head.padding(toLength: column, withPad: " ", startingAt: 0)
           out += padded + body.dropFirst(column) + "\n"

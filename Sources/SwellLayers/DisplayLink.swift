@@ -1,3 +1,5 @@
+import SwellTime
+
 /// One display-link callback's timing, as `CADisplayLink` reports it.
 public struct DisplayLinkFrame: Hashable, Sendable {
   /// The index of the frame since the link started (0 first).
@@ -31,7 +33,7 @@ public struct DisplayLinkFrame: Hashable, Sendable {
 ///   rendering to files and for tests (the same values at 60 and 120 fps at shared times);
 /// - **external vsync**: ``tick(presentedAt:)`` with the time a frame was presented (SDL's
 ///   vsync), for a live window;
-/// - **clock**: ``run(clock:frames:handler:)`` sleeps on an injected clock between frames.
+/// - **clock**: ``run(clock:frames:handler:)-(MonotonicClock,_,_)`` sleeps on an injected clock between frames.
 ///
 /// Logic never reads the wall clock: times come from the caller or the injected clock.
 public struct DisplayLink: Sendable {
@@ -169,22 +171,23 @@ public struct DisplayLink: Sendable {
   /// Drives the link from a clock: sleeps until each frame's target time and calls `handler`
   /// with it, for `frames` frames or until the task is cancelled or the handler returns `false`.
   ///
+  /// Frame 0 is due at once (the clock's time when the run starts); frame n is due
+  /// `targetTimestamp(n) − startTime` seconds later.
+  ///
   /// - Parameters:
-  ///   - clock: The clock to sleep on (inject a manual clock in tests).
+  ///   - clock: The clock to sleep on (a `ManualMonotonicClock`'s in tests).
   ///   - frames: The largest number of frames to deliver (`nil` for no limit).
   ///   - handler: Called with each frame; return `false` to stop.
   /// - Throws: `CancellationError` when the task is cancelled while sleeping.
-  public mutating func run<C: Clock>(
-    clock: C, frames: Int? = nil, handler: (DisplayLinkFrame) async -> Bool
-  ) async throws where C.Duration == Duration {
-    let origin = clock.now
+  public mutating func run(
+    clock: MonotonicClock, frames: Int? = nil, handler: (DisplayLinkFrame) async -> Bool
+  ) async throws {
+    let origin = clock.now()
     var delivered = 0
     while state != .invalidated {
       if let limit = frames, delivered >= limit { return }
       let next = frame(at: nextIndex)
-      let offset = next.targetTimestamp - startTime
-      let deadline = origin.advanced(by: .nanoseconds(Int64((offset * 1e9).rounded())))
-      try await clock.sleep(until: deadline, tolerance: nil)
+      try await clock.sleep(until: origin + (next.targetTimestamp - startTime))
       nextIndex += 1
       if state == .paused { continue }
       state = .running
@@ -192,5 +195,19 @@ public struct DisplayLink: Sendable {
       delivered += 1
       if await !handler(next) { return }
     }
+  }
+
+  /// The same run on a Swift `Clock` (a `MonotonicClock` wrapping it), whose instant at
+  /// the call is time zero.
+  ///
+  /// - Parameters:
+  ///   - clock: The clock to sleep on.
+  ///   - frames: The largest number of frames to deliver (`nil` for no limit).
+  ///   - handler: Called with each frame; return `false` to stop.
+  /// - Throws: `CancellationError` when the task is cancelled while sleeping.
+  public mutating func run<C: Clock>(
+    clock: C, frames: Int? = nil, handler: (DisplayLinkFrame) async -> Bool
+  ) async throws where C.Duration == Duration {
+    try await run(clock: MonotonicClock(clock), frames: frames, handler: handler)
   }
 }

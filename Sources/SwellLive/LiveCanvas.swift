@@ -1,6 +1,7 @@
 import Foundation
 import SwellCairo
 import SwellGeometry
+import SwellRender
 
 /// The frame buffer of a live view: `width × height` pixels of Cairo's `CAIRO_FORMAT_ARGB32`
 /// (native-endian `0xAARRGGBB` words, premultiplied alpha), which scene renderers fill, the HUD
@@ -158,14 +159,44 @@ public final class LiveCanvas {
     }
   }
 
+  /// How ``drawHUD(lines:fontSize:)`` shows the heads-up display on this canvas.
+  public enum HUDStyle: Sendable, Equatable {
+    /// Drawn over the pixels (a window): a translucent box with white text.
+    case pixels
+    /// Kept as text in ``hudText`` for the display to print (a terminal, whose half blocks
+    /// cannot show 13-pixel text): the pixels are left as they are.
+    case text
+  }
+
+  /// How the HUD is shown (default ``HUDStyle/pixels``); a terminal view sets ``HUDStyle/text``
+  /// on the canvases it hands out.
+  public var hudStyle: HUDStyle = .pixels
+
+  /// The HUD lines of the frame on this canvas when ``hudStyle`` is ``HUDStyle/text``: set by
+  /// ``drawHUD(lines:fontSize:)``, taken (and cleared) by the display with ``takeHUDText()``.
+  public private(set) var hudText: [String] = []
+
+  /// The HUD text of the frame, cleared so the next frame shows none unless it draws a HUD.
+  ///
+  /// - Returns: The lines given to the last ``drawHUD(lines:fontSize:)`` since the last call.
+  public func takeHUDText() -> [String] {
+    defer { hudText = [] }
+    return hudText
+  }
+
   /// Draws a heads-up display in the top-left corner: a translucent dark box with one line of
-  /// white text per entry (Cairo's toy text API, sans-serif).
+  /// white text per entry (Cairo's toy text API, sans-serif). With ``hudStyle`` ``HUDStyle/text``
+  /// the lines are kept in ``hudText`` instead and the pixels are not touched.
   ///
   /// - Parameters:
   ///   - lines: The text lines.
   ///   - fontSize: The font size, pixels (default 13).
   public func drawHUD(lines: [String], fontSize: Double = 13) {
     guard !lines.isEmpty else { return }
+    if hudStyle == .text {
+      hudText = lines
+      return
+    }
     withContext { cr in
       cr.selectFont(family: "sans-serif", slant: .normal, weight: .normal)
       cr.setFontSize(fontSize)
@@ -194,19 +225,11 @@ public final class LiveCanvas {
   /// - Throws: ``LiveWindowError`` naming the file when it cannot be written.
   public func writePNG(to path: String) throws(LiveWindowError) {
     image.flush()
-    let url = URL(fileURLWithPath: path)
-    let dir = url.deletingLastPathComponent().path
-    let temp = dir + "/." + url.lastPathComponent + ".\(getpid()).tmp"
+    // SwellRender's atomic PNG writer (SwellFiles' output rules and unfinished-files registry).
     do {
-      try image.writePNG(toFile: temp)
+      try image.writePNG(to: path)
     } catch {
-      unlink(temp)
       throw LiveWindowError("\(path): cannot write the PNG (\(error))")
-    }
-    guard rename(temp, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temp)
-      throw LiveWindowError("\(path): cannot write the PNG (\(reason))")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SwellLayers
+import SwellTime
 
 /// Something that shows live frames: an SDL window (``LiveWindow``) or a terminal
 /// (``TerminalView``).
@@ -105,9 +106,10 @@ public protocol LiveContent: AnyObject {
   /// - Throws: When the content fails.
   func idle(_ frame: DisplayLinkFrame) throws
   /// The latencies of the motion samples the last presented frame used first: seconds from
-  /// each sample's arrival (`CLOCK_MONOTONIC`) to `presentedAt`. Default: none.
+  /// each sample's arrival (`CLOCK_MONOTONIC`, the loop's ``LiveLoop/clock``) to `presentedAt`.
+  /// Default: none.
   ///
-  /// - Parameter presentedAt: When the frame was presented, `monotonicSeconds()`.
+  /// - Parameter presentedAt: When the frame was presented, seconds on ``LiveLoop/clock``.
   /// - Returns: The latencies, seconds.
   func motionLatencies(presentedAt: Double) -> [Double]
   /// True when the content shows motion that arrives live (a sensor or a phone stream): the
@@ -172,7 +174,8 @@ public struct LiveLoopOptions: Sendable {
 }
 
 /// Runs a live view: polls events, ticks a `DisplayLink` from present timestamps (vsync),
-/// renders the content, draws the HUD, presents, and counts frame statistics.
+/// renders the content, draws the HUD, presents, and counts frame statistics. It drives a
+/// ``LivePacing``, which decides when frames start.
 ///
 /// Standard keys: `q`/Escape quit, space pauses (scene time stops), `s` saves a PNG
 /// screenshot, `h` toggles the HUD. Scene time runs with the display's clock minus paused
@@ -198,6 +201,13 @@ public final class LiveLoop {
   public private(set) var isVisible = true
   /// Frames whose presentation did not change, and were not drawn or presented again.
   public private(set) var unchangedFrames = 0
+  /// The pacing state when ``run()`` last returned (`nil` before it ran).
+  public private(set) var pacing: LivePacing?
+  /// The clock motion samples' arrival times are on (`MotionSamples` stamps them on
+  /// `CLOCK_MONOTONIC`, `MonotonicClock.continuous`): motion-to-photon latencies are measured
+  /// on it. Frame pacing runs on the display's own clock (``LiveDisplay/now()``), the clock its
+  /// present times are on.
+  public let clock: MonotonicClock
 
   /// Creates a loop.
   ///
@@ -205,10 +215,16 @@ public final class LiveLoop {
   ///   - display: The window or terminal.
   ///   - content: What to render.
   ///   - options: Frame limits, caps and screenshots.
-  public init(display: any LiveDisplay, content: any LiveContent, options: LiveLoopOptions) {
+  ///   - clock: The clock of motion samples' arrival times, for latencies (default: the
+  ///     system's monotonic clock, the one `MotionSamples` stamps arrivals on).
+  public init(
+    display: any LiveDisplay, content: any LiveContent, options: LiveLoopOptions,
+    clock: MonotonicClock = .continuous
+  ) {
     self.display = display
     self.content = content
     self.options = options
+    self.clock = clock
     statistics = FrameStatistics(
       targetFramesPerSecond: LiveLoop.targetRate(
         cap: options.framesPerSecondCap, refresh: display.refreshRate,
@@ -231,101 +247,51 @@ public final class LiveLoop {
 
   /// Runs until quit or the frame limit.
   ///
+  /// The loop is the driver of a ``LivePacing``: it reads the display's clock, waits, draws
+  /// and presents; the pacing decides when frames start and what scene time they are for.
+  ///
   /// - Throws: Display or rendering failures, and screenshot write failures.
   public func run() throws {
-    let rate = statistics.targetFramesPerSecond
-    var link = DisplayLink(preferredFramesPerSecond: rate, startTime: options.startTime)
-    let interval = 1 / rate
-    // Sleep-based capping applies when presents are not paced by vsync at the target rate.
-    let capSleeps = !display.isVsynced || rate < 0.95 * display.refreshRate
-    let origin = display.now()
-    var pausedTotal = 0.0
-    var pauseStart = 0.0
-    var showHUD = options.showHUD
+    var pacing = LivePacing(
+      framesPerSecond: statistics.targetFramesPerSecond, refreshRate: display.refreshRate,
+      vsynced: display.isVsynced, latchesLate: content.latchesLate, startTime: options.startTime,
+      origin: display.now())
+    self.pacing = pacing
+    defer { self.pacing = pacing }
+    var link = DisplayLink(
+      preferredFramesPerSecond: statistics.targetFramesPerSecond, startTime: options.startTime)
     var canvas = try display.canvas(reusing: nil)
-    var lastSceneTime = options.startTime - interval
-    var nextDue = origin
-    var screenshotPending = false
-    var timedScreenshotDone = options.screenshotAt == nil
-    var renderMilliseconds = 0.0
-    var forceDraw = true
-    // Late latching (live motion on a vsynced display): the lead is how long before the next
-    // vsync a frame starts: the drawing time seen lately plus a margin that grows by 2 ms when
-    // a frame misses its vsync and shrinks slowly while frames are on time.
-    let latchLate = content.latchesLate && display.isVsynced && !capSleeps
-    var drawEstimate = 0.0
-    var latchMargin = 0.004
-    var previousPresent: Double?
-    func sceneTime(_ live: Double) -> Double {
-      options.startTime - interval + (live - origin - pausedTotal)
-    }
+    var ui = Interface(showHUD: options.showHUD, timedShotDone: options.screenshotAt == nil)
 
     while true {
-      for event in display.pollEvents() {
-        switch event {
-        case .quit, .key(.escape), .key(.character("q")):
-          return
-        case .key(.space):
-          isPaused.toggle()
-          link.isPaused = isPaused
-          if isPaused {
-            pauseStart = display.now()
-            onMessage("paused at \(LiveLoop.seconds(lastSceneTime - options.startTime + interval))")
-          } else {
-            pausedTotal += display.now() - pauseStart
-            statistics.resetInterval()
-            onMessage("resumed")
+      if try handleEvents(&pacing, &link, &canvas, &ui) == .quit { return }
+      if let until = pacing.inactiveWait(now: display.now()) {
+        if isPaused {
+          if ui.screenshotPending {
+            ui.screenshotPending = false
+            try saveScreenshot(canvas, path: nextScreenshotPath())
           }
-        case .key(.character("s")):
-          screenshotPending = true
-        case .key(.character("h")):
-          showHUD.toggle()
-        case .resized:
-          canvas = try display.canvas(reusing: canvas)
-          statistics.resetInterval()
-          forceDraw = true
-          content.handle(event, at: lastSceneTime)
-        case .visibility(let visible):
-          if visible && !isVisible {
-            statistics.resetInterval()
-            forceDraw = true
-          }
-          isVisible = visible
-        default:
-          content.handle(event, at: lastSceneTime)
+          wait(until: until)
+        } else {
+          // Hidden or minimised: the scene keeps taking its motion, nothing is drawn.
+          wait(until: until)
+          statistics.hiddenFrames += 1
+          let time = pacing.hiddenFramePassed(at: display.now())
+          if let frame = link.tick(presentedAt: time) { try content.idle(frame) }
         }
-      }
-      if isPaused {
-        if screenshotPending {
-          screenshotPending = false
-          try saveScreenshot(canvas, path: nextScreenshotPath())
-        }
-        display.wait(seconds: interval)
         continue
       }
-      if !isVisible {
-        // Hidden or minimised: the scene keeps taking its motion, nothing is drawn.
-        display.wait(seconds: interval)
-        statistics.hiddenFrames += 1
-        if let frame = link.tick(presentedAt: sceneTime(display.now())) { try content.idle(frame) }
-        lastSceneTime = sceneTime(display.now())
-        continue
-      }
-      if capSleeps {
-        let now = display.now()
-        let slack = display.isVsynced ? 0.5 / display.refreshRate : 0
-        display.wait(seconds: nextDue - slack - now)
-        nextDue = max(nextDue + interval, display.now() - interval)
-      }
-      guard var frame = link.tick(presentedAt: lastSceneTime) else { continue }
+      wait(until: pacing.frameStart(now: display.now()))
+      pacing.beginFrame(at: display.now())
+      guard var frame = link.tick(presentedAt: pacing.frameTime) else { continue }
       let next = try display.canvas(reusing: canvas)
       if next !== canvas {
         // A new buffer holds nothing of the last frame.
         canvas = next
-        forceDraw = true
+        ui.forceDraw = true
       }
       var timedShot = false
-      if !timedScreenshotDone, let at = options.screenshotAt,
+      if !ui.timedShotDone, let at = options.screenshotAt,
         frame.targetTimestamp >= options.startTime + at - 1e-9
       {
         // Snap this frame to the requested time so the screenshot matches an offline render.
@@ -333,77 +299,127 @@ public final class LiveLoop {
           index: frame.index, timestamp: frame.timestamp,
           targetTimestamp: options.startTime + at)
         timedShot = true
-        timedScreenshotDone = true
+        ui.timedShotDone = true
       }
       let renderStart = display.now()
-      drawEstimate = max(drawEstimate * 0.97, 0)
-      let mustShow = forceDraw || showHUD || timedShot || screenshotPending
+      let mustShow = ui.forceDraw || ui.showHUD || timedShot || ui.screenshotPending
       try content.render(frame, into: canvas, force: mustShow)
-      forceDraw = false
-      renderMilliseconds = (display.now() - renderStart) * 1000
+      ui.forceDraw = false
+      let drawSeconds = display.now() - renderStart
       if !mustShow && !content.lastRenderChangedCanvas {
         // Nothing changed: keep the frame on screen, wait for the next one.
         unchangedFrames += 1
         statistics.unchangedFrames += 1
-        if !capSleeps { display.wait(seconds: interval) }
-        lastSceneTime = sceneTime(display.now())
+        wait(until: pacing.unchangedWait(now: display.now()))
+        pacing.frameSkipped(at: display.now())
         statistics.resetInterval()
         renderedFrames += 1
         if let limit = options.frameLimit, renderedFrames >= limit { return }
         continue
       }
-      if showHUD {
-        var lines = [
-          String(
-            format: "%.1f fps  frame %.1f ms  ", statistics.medianFramesPerSecond,
-            renderMilliseconds) + display.displayName,
-          String(format: "t %.2f s  frame %d", frame.targetTimestamp, frame.index),
-        ]
-        lines += content.hudLines(at: frame.targetTimestamp)
-        canvas.drawHUD(lines: lines)
-      }
-      var shots: [String] = []
-      if timedShot { shots.append(options.screenshotPath ?? nextScreenshotPath()) }
-      if screenshotPending {
-        screenshotPending = false
-        shots.append(nextScreenshotPath())
-      }
-      let presentTime: Double
-      if shots.isEmpty {
-        presentTime = try display.present(canvas, readBack: nil)
-      } else {
-        presentTime = try display.present(canvas) { w, h, stride, bytes in
-          for path in shots {
-            try LiveCanvas.writePNG(
-              pixels: bytes, width: w, height: h, bytesPerRow: stride, to: path)
-            self.screenshots.append(path)
-            self.onMessage("screenshot: \(path)")
-          }
-        }
-      }
+      if ui.showHUD { drawHUD(on: canvas, frame: frame, drawSeconds: drawSeconds) }
+      let presentTime = try present(canvas, timedShot: timedShot, ui: &ui)
       statistics.recordPresent(at: presentTime)
-      if latchLate {
-        drawEstimate = max(drawEstimate, renderMilliseconds / 1000)
-        if let previous = previousPresent, presentTime - previous > 1.5 * interval {
-          latchMargin = min(latchMargin + 0.002, interval)
-        } else {
-          latchMargin = max(latchMargin - 0.00005, 0.003)
-        }
-        previousPresent = presentTime
-      }
+      let latchedStart = pacing.presented(at: presentTime, drawSeconds: drawSeconds)
       // Samples that arrived before the first frame was on screen waited for the window to
       // open, not for the loop: latencies count from the second frame on.
-      let latencies = content.motionLatencies(presentedAt: monotonicSeconds())
+      let latencies = content.motionLatencies(presentedAt: clock.now())
       if renderedFrames > 0 { statistics.recordLatencies(latencies) }
-      lastSceneTime = sceneTime(presentTime)
       renderedFrames += 1
       if let limit = options.frameLimit, renderedFrames >= limit { return }
-      if latchLate {
-        // Start the next frame as late as its drawing allows (at most a frame interval on).
-        let lead = min(drawEstimate * 1.5 + latchMargin, interval)
-        display.wait(seconds: presentTime + interval - lead - display.now())
+      // Late latching: start the next frame as late as its drawing allows.
+      if let latchedStart { wait(until: latchedStart) }
+    }
+  }
+
+  /// What the loop shows besides the scene, and what it owes the user.
+  private struct Interface {
+    var showHUD: Bool
+    var timedShotDone: Bool
+    var screenshotPending = false
+    var forceDraw = true
+  }
+
+  private enum EventOutcome { case quit, carryOn }
+
+  /// Handles the events since the last frame: the standard keys here, the rest in the content.
+  private func handleEvents(
+    _ pacing: inout LivePacing, _ link: inout DisplayLink, _ canvas: inout LiveCanvas,
+    _ ui: inout Interface
+  ) throws -> EventOutcome {
+    for event in display.pollEvents() {
+      switch event {
+      case .quit, .key(.escape), .key(.character("q")):
+        return .quit
+      case .key(.space):
+        isPaused.toggle()
+        link.isPaused = isPaused
+        if isPaused {
+          pacing.pause(at: display.now())
+          let shown = pacing.frameTime - options.startTime + pacing.interval
+          onMessage("paused at \(LiveLoop.seconds(shown))")
+        } else {
+          pacing.resume(at: display.now())
+          statistics.resetInterval()
+          onMessage("resumed")
+        }
+      case .key(.character("s")):
+        ui.screenshotPending = true
+      case .key(.character("h")):
+        ui.showHUD.toggle()
+      case .resized:
+        canvas = try display.canvas(reusing: canvas)
+        statistics.resetInterval()
+        ui.forceDraw = true
+        content.handle(event, at: pacing.frameTime)
+      case .visibility(let visible):
+        if pacing.setVisible(visible) {
+          statistics.resetInterval()
+          ui.forceDraw = true
+        }
+        isVisible = visible
+      default:
+        content.handle(event, at: pacing.frameTime)
       }
     }
+    return .carryOn
+  }
+
+  private func drawHUD(on canvas: LiveCanvas, frame: DisplayLinkFrame, drawSeconds: Double) {
+    var lines = [
+      String(
+        format: "%.1f fps  frame %.1f ms  ", statistics.medianFramesPerSecond,
+        drawSeconds * 1000) + display.displayName,
+      String(format: "t %.2f s  frame %d", frame.targetTimestamp, frame.index),
+    ]
+    lines += content.hudLines(at: frame.targetTimestamp)
+    canvas.drawHUD(lines: lines)
+  }
+
+  /// Presents, writing the screenshots this frame owes; returns the present time.
+  private func present(_ canvas: LiveCanvas, timedShot: Bool, ui: inout Interface) throws
+    -> Double
+  {
+    var shots: [String] = []
+    if timedShot { shots.append(options.screenshotPath ?? nextScreenshotPath()) }
+    if ui.screenshotPending {
+      ui.screenshotPending = false
+      shots.append(nextScreenshotPath())
+    }
+    if shots.isEmpty { return try display.present(canvas, readBack: nil) }
+    return try display.present(canvas) { w, h, stride, bytes in
+      for path in shots {
+        try LiveCanvas.writePNG(
+          pixels: bytes, width: w, height: h, bytesPerRow: stride, to: path)
+        self.screenshots.append(path)
+        self.onMessage("screenshot: \(path)")
+      }
+    }
+  }
+
+  /// Waits on the display until a time of its clock (at once when it has passed).
+  private func wait(until time: Double) {
+    display.wait(seconds: time - display.now())
   }
 
   private static func seconds(_ t: Double) -> String { String(format: "%.3f s", t) }
@@ -422,14 +438,4 @@ public final class LiveLoop {
       n += 1
     }
   }
-}
-
-/// Seconds on the system's monotonic clock (`CLOCK_MONOTONIC`), the clock motion-sample arrival
-/// times are taken on (`MotionSamples`), so latencies can be measured across threads.
-///
-/// - Returns: Seconds since an arbitrary origin.
-public func monotonicSeconds() -> Double {
-  var t = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &t)
-  return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }

@@ -3,13 +3,45 @@ import Foundation
 
 /// Why a live window could not be opened or used.
 public struct LiveWindowError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// A one-line reason.
+  /// What went wrong, for a program that words it in its own terms (the `swell` tool names its
+  /// `--terminal` flag).
+  public enum Problem: Hashable, Sendable {
+    /// The window or its frame failed (see ``LiveWindowError/message``).
+    case failed
+    /// No usable display: the reason, without the advice to use the terminal view.
+    case noDisplay(String)
+    /// The terminal view was asked for where a stream is not a terminal (`standard input`,
+    /// `standard output`).
+    case notATerminal(String)
+  }
+
+  /// What went wrong.
+  public var problem: Problem
+  /// A one-line reason in the library's terms.
   public var message: String
 
-  /// Creates an error.
+  /// Creates an error of a failed window or frame.
   ///
   /// - Parameter message: A one-line reason.
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String) {
+    problem = .failed
+    self.message = message
+  }
+
+  /// Creates an error with its problem; the message is made from it.
+  ///
+  /// - Parameter problem: What went wrong.
+  public init(_ problem: Problem) {
+    self.problem = problem
+    switch problem {
+    case .failed: message = "the live view failed"
+    case .noDisplay(let reason):
+      message =
+        reason + "; use the terminal view (TerminalView) to show it in this terminal, or run "
+        + "under xvfb-run"
+    case .notATerminal(let stream): message = "the terminal view needs a terminal on \(stream)"
+    }
+  }
 
   /// The reason.
   public var description: String { message }
@@ -71,29 +103,39 @@ public final class LiveWindow {
   public let title: String
 
   /// Whether a display is present and usable for a live window: `nil` when it is, else a
-  /// one-line reason that suggests `--terminal`.
-  ///
-  /// It checks `DISPLAY` / `WAYLAND_DISPLAY` (or an explicit `SDL_VIDEODRIVER`) and that SDL's
-  /// video subsystem starts.
+  /// one-line reason that suggests the terminal view or `xvfb-run`
+  /// (``displayError(environment:)``'s message).
   ///
   /// - Parameter environment: The environment to check (default: this process's).
   /// - Returns: `nil` when usable, else the reason.
   public static func displayProblem(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String? {
+    displayError(environment: environment)?.message
+  }
+
+  /// Whether a display is present and usable for a live window: `nil` when it is, else a
+  /// ``LiveWindowError/Problem/noDisplay(_:)`` error.
+  ///
+  /// It checks `DISPLAY` / `WAYLAND_DISPLAY` (or an explicit `SDL_VIDEODRIVER`) and that SDL's
+  /// video subsystem starts.
+  ///
+  /// - Parameter environment: The environment to check (default: this process's).
+  /// - Returns: `nil` when usable, else the error.
+  public static func displayError(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> LiveWindowError? {
     let hasServer = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains {
       !($0 ?? "").isEmpty
     }
     if !hasServer && (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
-      return "no display: DISPLAY and WAYLAND_DISPLAY are not set; use --terminal to show it "
-        + "in this terminal, or run under xvfb-run"
+      return LiveWindowError(.noDisplay("no display: DISPLAY and WAYLAND_DISPLAY are not set"))
     }
     if SDL_WasInit(UInt32(SDL_INIT_VIDEO)) != 0 { return nil }
     SDL_SetMainReady()
     preferWindowSystem()
     guard LiveWindow.initVideo(UInt32(SDL_INIT_VIDEO)) else {
-      return "no usable display (SDL: \(LiveWindow.sdlError())); use --terminal to show it in "
-        + "this terminal, or run under xvfb-run"
+      return LiveWindowError(.noDisplay("no usable display (SDL: \(LiveWindow.sdlError()))"))
     }
     SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
     return nil
@@ -126,13 +168,13 @@ public final class LiveWindow {
   ///   - fitToDisplay: Shrink the window (keeping its aspect) when it is larger than the
   ///     display's usable area (default true).
   ///   - presenter: How frames reach the screen (default ``Presenter/automatic``).
-  /// - Throws: ``LiveWindowError`` when there is no usable display or SDL fails; the message
-  ///   suggests `--terminal` when no display is present.
+  /// - Throws: ``LiveWindowError`` when there is no usable display or SDL fails
+  ///   (``LiveWindowError/Problem/noDisplay(_:)``: the message suggests the terminal view).
   public init(
     title: String, width: Int, height: Int, vsync: Bool = true, fitToDisplay: Bool = true,
     presenter: Presenter = .automatic
   ) throws(LiveWindowError) {
-    if let problem = LiveWindow.displayProblem() { throw LiveWindowError(problem) }
+    if let error = LiveWindow.displayError() { throw error }
     SDL_SetMainReady()
     LiveWindow.preferWindowSystem()
     SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl")
@@ -141,9 +183,7 @@ public final class LiveWindow {
     // of another renderer.
     SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
     guard LiveWindow.initVideo(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS)) else {
-      throw LiveWindowError(
-        "no usable display (SDL: \(LiveWindow.sdlError())); use --terminal to show it in this "
-          + "terminal")
+      throw LiveWindowError(.noDisplay("no usable display (SDL: \(LiveWindow.sdlError()))"))
     }
     var fit = 1.0
     var bounds = SDL_Rect()
@@ -219,7 +259,7 @@ public final class LiveWindow {
     else {
       let reason = LiveWindow.sdlError()
       SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO) | UInt32(SDL_INIT_EVENTS))
-      throw LiveWindowError("cannot open a window: \(reason); try --terminal")
+      throw LiveWindowError(.noDisplay("cannot open a window: \(reason)"))
     }
     return win
   }

@@ -1,5 +1,6 @@
 import Foundation
 import SwellEffects
+import SwellMotion
 import SwellWaves
 
 /// The built-in scenes by name. Each module that defines a scene adds a line here.
@@ -92,7 +93,7 @@ public struct SceneOptions: Sendable, Hashable {
   /// The water's motion response model (classic seed-style tilt, or sloshing); `nil` keeps the
   /// scene's own (classic for `waterwave`).
   public var waterResponse: WaterWaveResponse?
-  /// The interface orientation (`--orientation`); `nil` keeps the scene's own (portrait for the
+  /// The interface orientation; `nil` keeps the scene's own (portrait for the
   /// built-in scenes). ``width`` and ``height`` stay the device's portrait canvas: in landscape
   /// the scene is shown on `height × width` points, the viewer offset is rotated as UIKit's
   /// applicator does, and the water's tilt follows gravity in the interface's axes.
@@ -108,6 +109,21 @@ public struct SceneLoadError: Error, Hashable, Sendable, CustomStringConvertible
   public var isUnknownName: Bool
   /// The one-line reason, naming the file and JSON path for a bad file.
   public var message: String
+  /// The path, when a motion recording (a folder, a `.csv`, `.tsv` or `.zip`) was given where a
+  /// scene is expected: it is a scene's motion, not a scene.
+  public var recording: String?
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - isUnknownName: True for a name that is neither a built-in scene nor a file.
+  ///   - message: The one-line reason.
+  ///   - recording: The path of a motion recording given as the scene, if it was one.
+  public init(isUnknownName: Bool, message: String, recording: String? = nil) {
+    self.isUnknownName = isUnknownName
+    self.message = message
+    self.recording = recording
+  }
 
   /// The message.
   public var description: String { message }
@@ -126,6 +142,9 @@ extension BuiltInScenes {
     throws(SceneLoadError) -> any Scene
   {
     if let scene = make(nameOrPath, options: options) { return scene }
+    if let hint = recordingGivenAsScene(nameOrPath) {
+      throw SceneLoadError(isUnknownName: true, message: hint, recording: nameOrPath)
+    }
     let isFile =
       nameOrPath.lowercased().hasSuffix(".json")
       || FileManager.default.fileExists(atPath: nameOrPath)
@@ -146,16 +165,88 @@ extension BuiltInScenes {
   }
 }
 
+/// A canvas size given as text (`WxH[@S]`) that cannot be used.
+public struct SceneSizeError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong with it.
+  public enum Problem: Hashable, Sendable {
+    /// The scale after `@` is not a number in (0, 8] (the text after `@`).
+    case badScale(String)
+    /// The text is not `WIDTHxHEIGHT[@SCALE]`.
+    case badForm
+    /// The width or height is not in (0, 16384] points.
+    case sideOutOfRange
+    /// The longer side is more pixels than allowed.
+    case tooManyPixels(pixels: Int, maximum: Int)
+  }
+
+  /// The text as given.
+  public var spec: String
+  /// What is wrong with it.
+  public var problem: Problem
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - spec: The text as given.
+  ///   - problem: What is wrong with it.
+  public init(spec: String, problem: Problem) {
+    self.spec = spec
+    self.problem = problem
+  }
+
+  /// The problem, one line, in the library's terms (`canvas size '…': …`).
+  public var description: String {
+    "canvas size '\(spec)': " + reason
+  }
+
+  /// The reason without the text: `scale '0' must be a number in (0, 8], as in 390x844@3`.
+  public var reason: String {
+    switch problem {
+    case .badScale(let s): return "scale '\(s)' must be a number in (0, 8], as in 390x844@3"
+    case .badForm: return "must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3"
+    case .sideOutOfRange: return "must have a width and height in (0, 16384] points"
+    case .tooManyPixels(let pixels, let maximum):
+      return "is \(pixels) pixels a side, more than \(maximum)"
+    }
+  }
+}
+
+extension BuiltInScenes {
+  /// The message for a motion recording given where a scene is expected: a folder (a Sensor
+  /// Logger or phyphox export), a `.csv` or a `.zip`, which scenes never are; `nil` otherwise.
+  ///
+  /// - Parameter nameOrPath: The scene argument.
+  /// - Returns: One line saying the recording is a scene's motion, or `nil`.
+  static func recordingGivenAsScene(_ nameOrPath: String) -> String? {
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory)
+    let lower = nameOrPath.lowercased()
+    let kind: String
+    if exists && isDirectory.boolValue {
+      kind = "is a folder"
+    } else if lower.hasSuffix(".csv") || lower.hasSuffix(".zip") || lower.hasSuffix(".tsv") {
+      kind =
+        exists ? "looks like a motion recording" : "(no such file) looks like a motion recording"
+    } else {
+      return nil
+    }
+    let shown = UntrustedText.escaped(nameOrPath)
+    return "'\(shown)' \(kind), not a scene: to play a recording, name a scene and give the "
+      + "recording as its motion; scenes: " + names.joined(separator: ", ")
+      + ", or a scene file ending in .json"
+  }
+}
+
 extension SceneOptions {
-  /// Sets the canvas from `WxH[@S]`: points and pixels per point, as `--size 390x844@3`.
+  /// Sets the canvas from `WxH[@S]`: points and pixels per point, as `390x844@3`.
   ///
   /// - Parameters:
   ///   - spec: The text.
   ///   - maximumPixels: The longest side allowed, pixels.
-  /// - Throws: ``SceneLoadError`` (a usage mistake) naming the bad part.
-  public mutating func setSize(_ spec: String, maximumPixels: Int) throws(SceneLoadError) {
-    func fail(_ message: String) -> SceneLoadError {
-      SceneLoadError(isUnknownName: true, message: message)
+  /// - Throws: ``SceneSizeError`` naming the bad part.
+  public mutating func setSize(_ spec: String, maximumPixels: Int) throws(SceneSizeError) {
+    func fail(_ problem: SceneSizeError.Problem) -> SceneSizeError {
+      SceneSizeError(spec: spec, problem: problem)
     }
     var text = Substring(spec)
     var pixelScale: Double?
@@ -163,21 +254,21 @@ extension SceneOptions {
       let s = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
       let digits = s.hasSuffix("x") ? String(s.dropLast()) : s
       guard let v = Double(digits), v.isFinite, v > 0, v <= 8 else {
-        throw fail("--size: scale '\(s)' must be a number in (0, 8], as in 390x844@3")
+        throw fail(.badScale(s))
       }
       pixelScale = v
       text = text[..<at]
     }
     let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
-      throw fail("--size must be WIDTHxHEIGHT[@SCALE] in points, as in 390x844@3, got '\(spec)'")
+      throw fail(.badForm)
     }
     guard w.isFinite, h.isFinite, w > 0, h > 0, w <= 16384, h <= 16384 else {
-      throw fail("--size: \(spec) must have a width and height in (0, 16384] points")
+      throw fail(.sideOutOfRange)
     }
     let pixels = max(w, h) * (pixelScale ?? 1)
     guard pixels <= Double(maximumPixels) else {
-      throw fail("--size: \(spec) is \(Int(pixels)) pixels a side, more than \(maximumPixels)")
+      throw fail(.tooManyPixels(pixels: Int(pixels), maximum: maximumPixels))
     }
     width = w
     height = h

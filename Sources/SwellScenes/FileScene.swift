@@ -3,6 +3,7 @@ import SwellEffects
 import SwellGeometry
 import SwellLayers
 import SwellMotion
+import SwellRecordings
 import SwellWaves
 
 /// A scene run from a ``SceneFile``: its layer tree, every water wave driven by its own
@@ -340,6 +341,6 @@ public final class FileScene: Scene {
       cache = (time, copies)
     }
     guard case .number(let v) = copy.value(forKeyPath: path) else { return nil }
-    return path.contains("rotation") ? normalizedAngle(v) : v
+    return path.contains("rotation") ? wrappedAngle(v) : v
   }
 }

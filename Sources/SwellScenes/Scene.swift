@@ -59,19 +59,7 @@ extension Scene {
     guard let layer = root.layer(named: layerName),
       case .number(let v) = layer.presentationValue(forKeyPath: path, at: time)
     else { return nil }
-    if path.contains("rotation") { return normalizedAngle(v) }
+    if path.contains("rotation") { return wrappedAngle(v) }
     return v
   }
-}
-
-/// An angle normalised to (−π, π], radians.
-///
-/// - Parameter a: Any finite angle, radians.
-/// - Returns: The same direction in (−π, π].
-public func normalizedAngle(_ a: Double) -> Double {
-  guard a.isFinite else { return a }
-  var r = a.truncatingRemainder(dividingBy: 2 * .pi)
-  if r <= -.pi { r += 2 * .pi }
-  if r > .pi { r -= 2 * .pi }
-  return r
 }

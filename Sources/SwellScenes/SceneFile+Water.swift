@@ -5,28 +5,35 @@ import SwellWaves
 ///
 /// ```json
 /// "container": {"shape": {"kind": "path", "d": "M 0 0 L 0 240 A 90 90 0 0 0 180 240 L 180 0 Z"},
-///               "widthCentimetres": 7}
+///               "widthCentimetres": 7, "open": true}
 /// ```
 ///
 /// The shape is in the water layer's bounds space (points, origin top left, y down), as a
 /// `shape` layer's; `widthCentimetres` is the real width of its bounding box, which sets the
 /// physics' scale (how fast the water sloshes). Both may be left out: the layer's bounds, at
-/// 1/160 inch per point (an iPhone's).
+/// 1/160 inch per point (an iPhone's). `open` (default `false`: a closed vessel, whose water
+/// falls to whichever side is down) makes the outline's straight top edge an opening, like a
+/// glass's: turned past its tipping angle the glass spills, and it refills when it stands
+/// upright again (`SwellWaves/WaterContainer/isOpen`).
 public struct WaterContainerSpec: Codable, Sendable, Hashable {
   /// The outline (default: a rectangle filling the layer's bounds).
   public var shape: ShapeSpec?
   /// The real width of the outline's bounding box, centimetres (default: the width in points at
   /// 1/160 inch per point).
   public var widthCentimetres: Double?
+  /// Whether the container is open at its top edge, like a glass (default `false`: closed).
+  public var open: Bool?
 
   /// Creates a container description.
   ///
   /// - Parameters:
   ///   - shape: The outline, or `nil` for the layer's bounds.
   ///   - widthCentimetres: The real width, or `nil` for 1/160 inch per point.
-  public init(shape: ShapeSpec? = nil, widthCentimetres: Double? = nil) {
+  ///   - open: Whether the top edge is an opening, or `nil` for a closed container.
+  public init(shape: ShapeSpec? = nil, widthCentimetres: Double? = nil, open: Bool? = nil) {
     self.shape = shape
     self.widthCentimetres = widthCentimetres
+    self.open = open
   }
 
   /// The container for a layer of a size, or `nil` when the outline encloses no area.
@@ -35,8 +42,11 @@ public struct WaterContainerSpec: Codable, Sendable, Hashable {
   /// - Returns: The container.
   public func container(in size: Size) -> WaterContainer? {
     let path = (shape ?? .rect(cornerRadius: 0)).path(in: size)
-    if let cm = widthCentimetres { return WaterContainer(outline: path, widthCentimetres: cm) }
-    return WaterContainer(outline: path)
+    var container =
+      widthCentimetres.map { WaterContainer(outline: path, widthCentimetres: $0) }
+      ?? WaterContainer(outline: path)
+    container?.isOpen = open ?? false
+    return container
   }
 }
 
@@ -103,6 +113,13 @@ extension WaterSpec {
       try check(
         c.container(in: size) != nil, "\(p).container.shape",
         "the outline must enclose an area (a closed path in the layer's bounds)")
+    }
+    if let size, c.open == true, let vessel = c.container(in: size) {
+      let rim = vessel.rim
+      try check(
+        rim.count == 2 && rim[0].distance(to: rim[1]) >= 1, "\(p).container.open",
+        "an open container needs a straight top edge at least 1 point wide (its opening); "
+          + "this outline's top is a single point")
     }
   }
 }

@@ -3,6 +3,7 @@ import SwellEffects
 import SwellGeometry
 import SwellLayers
 import SwellMotion
+import SwellWaves
 
 /// The JSON scene format (`docs/scenes.md`): a canvas, a tree of layers (shapes, gradients,
 /// images, water waves) with motion effects, and how the viewer offset is computed. Loaded and
@@ -342,12 +343,34 @@ extension SceneFile {
     }
   }
 
-  /// Foundation's "Cannot initialize T from invalid String value v" as "unknown value 'v'".
+  /// Foundation's "Cannot initialize T from invalid String value v" as "unknown value 'v'",
+  /// followed by the values the key allows when `T` is one of the scene file's enumerations
+  /// (``allowedValues``): `unknown value 'slosh'; allowed: classic, sloshing, physical`.
   static func plainReason(_ text: String) -> String {
+    let prefix = "Cannot initialize "
     let marker = " from invalid String value "
-    guard text.hasPrefix("Cannot initialize "), let r = text.range(of: marker) else { return text }
-    return "unknown value '\(text[r.upperBound...])'"
+    guard text.hasPrefix(prefix), let r = text.range(of: marker) else { return text }
+    let type = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<r.lowerBound])
+    let value = "unknown value '\(text[r.upperBound...])'"
+    // A nested type may be printed with its outer types: look its last component up.
+    let name = type.split(separator: ".").last.map(String.init) ?? type
+    guard let allowed = allowedValues[name] else { return value }
+    return value + "; allowed: " + allowed.joined(separator: ", ")
   }
+
+  /// The values of each string enumeration a scene file holds, by the type's name as Foundation
+  /// prints it in a decoding error.
+  static let allowedValues: [String: [String]] = [
+    "WaterWaveResponse": WaterWaveResponse.allCases.map(\.rawValue),
+    "TiltRule": TiltRule.allCases.map(\.rawValue),
+    "Kind": LayerSpec.Kind.allCases.map(\.rawValue),
+    "InterfaceOrientation": InterfaceOrientation.allCases.map(\.rawValue),
+    "Idiom": ViewerOffsetEngine.Idiom.allCases.map(\.rawValue),
+    "EffectType": InterpolatingMotionEffect.EffectType.allCases.map(\.rawValue),
+    "FillRule": [FillRule.nonZero, .evenOdd].map(\.rawValue),
+    "Gravity": [ImageLayer.Gravity.resize, .resizeAspect, .resizeAspectFill].map(\.rawValue),
+    "Space": [LinearGradient.Space.layer, .screenVertical].map(\.rawValue),
+  ]
 
   private static func typeName(_ t: Any.Type) -> String {
     switch t {

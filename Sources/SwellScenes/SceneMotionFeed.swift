@@ -4,15 +4,46 @@ import SwellGeometry
 import SwellMotion
 import Synchronization
 
-/// A motion feed failed: a recording's row is malformed, a live source failed for good.
+/// A motion feed failed: a recording's row is malformed, a live source failed for good, or the
+/// motion asked for cannot be made (a start time past a recording's end, a script that does not
+/// parse).
 public struct SceneMotionError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The one-line reason, naming the file (and line and column) or the source.
+  /// What went wrong, for a program that words it in its own terms (the `swell` tool names its
+  /// flags).
+  public enum Problem: Hashable, Sendable {
+    /// The feed or its source failed (see ``SceneMotionError/message``).
+    case failed
+    /// The start time, seconds after a recording's first sample, is past its end.
+    case startTimePastEnd(startTime: Double, recordingLength: Double)
+    /// A motion script does not parse: the parser's reason, with its line and column.
+    case invalidScript(String)
+    /// A motion script would make more samples than one run may have.
+    case tooManyScriptSamples(count: Double, maximum: Int)
+  }
+
+  /// What went wrong.
+  public var problem: Problem
+  /// The one-line reason in the library's terms, naming the file (and line and column) or the
+  /// source.
   public var message: String
 
-  /// Creates an error.
+  /// Creates an error of a failed feed or source.
   ///
   /// - Parameter message: The one-line reason.
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String) {
+    problem = .failed
+    self.message = message
+  }
+
+  /// Creates an error with its problem.
+  ///
+  /// - Parameters:
+  ///   - problem: What went wrong.
+  ///   - message: The one-line reason in the library's terms.
+  public init(_ problem: Problem, message: String) {
+    self.problem = problem
+    self.message = message
+  }
 
   /// The message.
   public var description: String { message }
@@ -106,12 +137,15 @@ public final class ReplayMotionFeed: SceneMotionFeed {
   /// The manager (kept alive while the feed is).
   public let manager: MotionManager
   /// Seconds after the recording's first sample before which samples are fused but not
-  /// delivered (`swell demo --start`).
+  /// delivered (a demo's start time).
   public let skip: Double
   private var lookahead: DeviceMotion?
   private var started = false
   private var ended = false
   private var first: Double?
+  /// The failure met while finding the first sample (inside the start-skip window), thrown by
+  /// the next ``motions(upTo:)``.
+  private var startFailure: SceneMotionError?
 
   /// Starts every-sample delivery of a manager in a frame.
   ///
@@ -133,21 +167,32 @@ public final class ReplayMotionFeed: SceneMotionFeed {
 
   deinit { samples.cancel() }
 
-  private func take() throws -> DeviceMotion? {
+  private func take() throws(SceneMotionError) -> DeviceMotion? {
     do {
       return try samples.waitForNext()
     } catch let e as MotionManagerError {
       throw SceneMotionError(e.sourceMessage ?? e.message)
+    } catch {
+      throw SceneMotionError("\(name): \(error)")
     }
   }
 
   /// The first delivered sample's time (waiting for it), or 0 when there is none.
+  ///
+  /// Finding it consumes the samples of the start-skip window (``skip``). When the source
+  /// fails meanwhile, the time is 0 and the failure is thrown by the next
+  /// ``motions(upTo:)`` (a failed source is not a recording that ended).
   public var startTime: Double {
     if !started {
       started = true
-      lookahead = try? take()
-      if let t0 = lookahead?.timestamp, skip > 0 {
-        while let m = lookahead, m.timestamp < t0 + skip { lookahead = try? take() }
+      do {
+        lookahead = try take()
+        if let t0 = lookahead?.timestamp, skip > 0 {
+          while let m = lookahead, m.timestamp < t0 + skip { lookahead = try take() }
+        }
+      } catch {
+        lookahead = nil
+        startFailure = error
       }
       first = lookahead?.timestamp
       if lookahead == nil { ended = true }
@@ -155,8 +200,8 @@ public final class ReplayMotionFeed: SceneMotionFeed {
     return first ?? 0
   }
 
-  /// True once every sample has been delivered.
-  public var isExhausted: Bool { ended && lookahead == nil }
+  /// True once every sample has been delivered (false after a failure).
+  public var isExhausted: Bool { ended && lookahead == nil && startFailure == nil }
 
   /// The samples up to `time` not delivered yet, waiting for the manager as needed.
   ///
@@ -166,6 +211,7 @@ public final class ReplayMotionFeed: SceneMotionFeed {
   ///   failed source.
   public func motions(upTo time: Double) throws -> [DeviceMotion] {
     _ = startTime
+    if let startFailure { throw startFailure }
     var out: [DeviceMotion] = []
     while true {
       if lookahead == nil {

@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRecordings
 
 /// The motion of an offline scene run (`swell render`, `swell trace`, `swell demo`): a recording
 /// or a script through a `MotionManager` (fused on the way, every sample, streamed), or the
@@ -24,7 +25,7 @@ public struct SceneMotionInput {
   ///     delivered; default 0).
   /// - Returns: The input.
   /// - Throws: ``SceneMotionError`` naming the file (and line and column) of the problem, or a
-  ///   `skip` past the recording's end.
+  ///   `skip` past the recording's end (``SceneMotionError/Problem/startTimePastEnd(startTime:recordingLength:)``).
   public static func recording(_ url: URL, loops: Bool = false, skip: Double = 0)
     throws(SceneMotionError) -> SceneMotionInput
   {
@@ -40,8 +41,9 @@ public struct SceneMotionInput {
     let length = span.upperBound - span.lowerBound
     guard skip <= length else {
       throw SceneMotionError(
-        "--start \(SceneTraceFormat.number(skip)) is past the recording's end "
-          + "(\(Int(length)) s)")
+        .startTimePastEnd(startTime: skip, recordingLength: length),
+        message: "\(url.path): the start time \(SceneTraceFormat.number(skip)) s is past the "
+          + "recording's end (\(Int(length)) s)")
     }
     let manager = MotionManager(source: source)
     let feed = ReplayMotionFeed(
@@ -57,8 +59,10 @@ public struct SceneMotionInput {
   ///   - loops: Play it again from the start when it ends (each pass shifted by its span plus
   ///     one sample interval).
   /// - Returns: The input.
-  /// - Throws: ``SceneMotionError`` for a script that does not parse (`--script: …` with the
-  ///   line and column) or that would make more than ``maximumScriptSamples`` samples.
+  /// - Throws: ``SceneMotionError`` for a script that does not parse
+  ///   (``SceneMotionError/Problem/invalidScript(_:)``, with the line and column) or that would
+  ///   make more than ``maximumScriptSamples`` samples
+  ///   (``SceneMotionError/Problem/tooManyScriptSamples(count:maximum:)``).
   public static func script(_ text: String, rate: Double, loops: Bool = false)
     throws(SceneMotionError) -> SceneMotionInput
   {
@@ -66,13 +70,15 @@ public struct SceneMotionInput {
     do {
       parsed = try MotionScript(parsing: text)
     } catch {
-      throw SceneMotionError("--script: \(error.description)")
+      throw SceneMotionError(
+        .invalidScript(error.description), message: "motion script: \(error.description)")
     }
     guard parsed.duration * rate < Double(maximumScriptSamples) else {
       let count = parsed.duration * rate
       throw SceneMotionError(
-        "--script: \(count < 1e15 ? String(Int(count)) : "\(count)") motion samples is too many "
-          + "(at most \(maximumScriptSamples)); lower --motion-rate or shorten the script")
+        .tooManyScriptSamples(count: count, maximum: maximumScriptSamples),
+        message: "motion script: \(count < 1e15 ? String(Int(count)) : "\(count)") samples is too "
+          + "many (at most \(maximumScriptSamples)); lower the sample rate or shorten the script")
     }
     let source: any MotionSource
     if loops {

@@ -62,21 +62,30 @@ enum SignalHandling {
   /// Removes every temporary output file of this process.
   static func removeTemporaryFiles() {
     // One registry (SwellFiles) holds the motion writers' and the sinks' temporary files.
-    AtomicWrite.removeUnfinishedFiles()
+    OutputFiles.removeUnfinishedFiles()
   }
 
   private static func watch(_ fd: Int32) {
+    // The signal a handler took and when (monotonic seconds): `timeout -s INT` sends its signal
+    // to the child and then to its whole process group, so one interruption can arrive twice
+    // within microseconds; the copy is not a second Ctrl-C.
+    var intercepted: (signal: Int32, at: Double)?
     while true {
       var byte: UInt8 = 0
       let n = read(fd, &byte, 1)
       if n < 0 && errno == EINTR { continue }
       guard n == 1 else { return }
       let signal = Int32(byte)
+      var now = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &now)
+      let seconds = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+      if let last = intercepted, last.signal == signal, seconds - last.at < 0.05 { continue }
       let handler = interceptor.withLock { h in
         defer { h = nil }
         return h
       }
       if let handler {
+        intercepted = (signal, seconds)
         handler(signal)
         continue
       }

@@ -1,7 +1,7 @@
 import Foundation
 import SwellGeometry
 
-/// Water in a closed container, moving like water: a damped free surface made of the
+/// Water in a container, moving like water: a damped free surface made of the
 /// container's standing sloshing modes, driven by the apparent gravity the liquid feels and by
 /// the container's turning, with its volume conserved.
 ///
@@ -33,6 +33,14 @@ import SwellGeometry
 /// - **Breaking**: when the summed mode amplitudes would lift the surface more than
 ///   ``Parameters/breakingSlope`` × L/2 from its level, amplitudes and rates are scaled down
 ///   (a breaking wave's loss of energy), which bounds the surface under any input.
+/// - **Open containers** (``WaterContainer/isOpen``, a glass): the water never rises above the
+///   rim's lower end in the frame of gravity; what would is poured out whenever the frame
+///   turns (``capacity``), so a glass turned past its tipping angle empties and one turned
+///   upside down holds nothing. Standing upright again (gravity within
+///   ``Parameters/refillTilt`` of the container's down), it refills at
+///   ``Parameters/refillRate``, up to ``fullVolume``: a visible choice, as if someone poured
+///   again, so a recording that turns the phone over does not leave the glass empty for good.
+///   A closed container keeps its volume: its water falls to whichever side is down.
 ///
 /// **Time**: inputs are sampled on a fixed grid of ``Parameters/substep`` seconds on the motion
 /// clock (linearly interpolated between motion samples, held across gaps longer than
@@ -71,6 +79,14 @@ public struct WaterBody: Sendable {
     public var breakingSlope = 1.0
     /// The largest distance between surface samples, points (default 2.5).
     public var sampleSpacing = 2.5
+    /// How fast an open container that has spilled refills while it stands upright, as a
+    /// fraction of ``WaterBody/fullVolume`` per second (default 0.5: a half-full glass that
+    /// poured everything out is full again after a second upright; 0 never refills). Closed
+    /// containers never lose water.
+    public var refillRate = 0.5
+    /// How far the container's down may be from gravity for it to count as upright and refill,
+    /// radians (default 0.35, 20°).
+    public var refillTilt = 0.35
 
     /// Creates parameters with the defaults.
     ///
@@ -103,8 +119,20 @@ public struct WaterBody: Sendable {
   public let container: WaterContainer
   /// The constants.
   public let parameters: Parameters
-  /// The water's area, points².
-  public let volume: Double
+  /// The water's area now, points²: ``fullVolume`` in a closed container; in an open one less
+  /// after a spill, until it has refilled.
+  public private(set) var volume: Double
+  /// The water's area at rest, upright (`fillFraction` × the container's area), points².
+  public let fullVolume: Double
+  /// The most water the container holds in the current frame of gravity, points²: the area
+  /// below the rim's lower end for an open container (``WaterContainer/isOpen``), the whole
+  /// area for a closed one.
+  public private(set) var capacity: Double
+  /// The rim's ends of an open container (empty for a closed one).
+  private let rim: [Point]
+  /// Refilling not yet applied, points² (applied in steps of a small fraction of the volume,
+  /// since each application solves the rest geometry again).
+  private var pendingRefill = 0.0
 
   private let modes: Int
   private let damping: Double
@@ -175,9 +203,14 @@ public struct WaterBody: Sendable {
     p.minimumGravity = p.minimumGravity.isFinite ? min(max(p.minimumGravity, 1e-3), 1) : 0.1
     p.breakingSlope = p.breakingSlope.isFinite ? min(max(p.breakingSlope, 0.01), 100) : 1
     p.sampleSpacing = p.sampleSpacing.isFinite ? min(max(p.sampleSpacing, 0.25), 1000) : 2.5
+    p.refillRate = p.refillRate.isFinite ? min(max(p.refillRate, 0), 1000) : 0.5
+    p.refillTilt = p.refillTilt.isFinite ? min(max(p.refillTilt, 0), .pi) : 0.35
     self.container = container
     self.parameters = p
     volume = p.fillFraction * container.area
+    fullVolume = volume
+    capacity = container.area
+    rim = container.isOpen ? container.rim : []
     modes = p.modeCount
     damping = p.dampingRatio
     coupling = p.rotationCoupling
@@ -303,6 +336,33 @@ public struct WaterBody: Sendable {
     setForcing(input)
     advanceModes(by: dt)
     limit()
+    refill(over: dt)
+  }
+
+  /// Refills an open container that stands upright (its down within
+  /// ``Parameters/refillTilt`` of gravity) toward ``fullVolume``, at most to ``capacity``.
+  private mutating func refill(over dt: Double) {
+    guard !rim.isEmpty, volume < fullVolume, parameters.refillRate > 0 else {
+      pendingRefill = 0
+      return
+    }
+    // The container's down is the screen's (0, 1): `down.y` is the cosine of its tilt.
+    guard down.y >= cos(parameters.refillTilt) else {
+      pendingRefill = 0
+      return
+    }
+    pendingRefill += parameters.refillRate * fullVolume * dt
+    let room = min(fullVolume, capacity) - volume
+    guard room > 0 else {
+      pendingRefill = 0
+      return
+    }
+    // Apply in steps of 0.5 % of the full volume (or what is left), about every 10 ms.
+    if pendingRefill >= min(0.005 * fullVolume, room) {
+      volume += min(pendingRefill, room)
+      pendingRefill = 0
+      updateGeometry()
+    }
   }
 
   private mutating func setForcing(_ input: Input) {
@@ -327,7 +387,13 @@ public struct WaterBody: Sendable {
       propagator = Self.makePropagator(
         kappa: geometry.kappa, gravity: gravity, damping: damping, step: dt)
     }
-    let p = propagator
+    apply(propagator)
+  }
+
+  /// Moves every mode by a propagator about its equilibrium under the held input (the target
+  /// slope's share of the mode): `(x, v) → (c11·x + c12·v, c21·x + c22·v)` with `x` measured
+  /// from that equilibrium. The one modal update loop, for fixed steps and held spans alike.
+  private mutating func apply(_ p: Propagator) {
     for i in 0..<modes {
       let target = targetSlope * geometry.tilt[i]
       let x = amplitudes[i] - target
@@ -374,15 +440,8 @@ public struct WaterBody: Sendable {
   /// Advances with the held input over `span` seconds in one exact step.
   private mutating func advanceHeld(by span: Double) {
     guard span > 0, span.isFinite else { return }
-    let p = Self.makePropagator(
-      kappa: geometry.kappa, gravity: gravity, damping: damping, step: span)
-    for i in 0..<modes {
-      let target = targetSlope * geometry.tilt[i]
-      let x = amplitudes[i] - target
-      let v = rates[i]
-      amplitudes[i] = target + p.c11[i] * x + p.c12[i] * v
-      rates[i] = p.c21[i] * x + p.c22[i] * v
-    }
+    apply(
+      Self.makePropagator(kappa: geometry.kappa, gravity: gravity, damping: damping, step: span))
     limit()
   }
 
@@ -409,10 +468,24 @@ public struct WaterBody: Sendable {
 
   // MARK: - Frame and geometry
 
-  /// Sets the frame of gravity and recomputes the rest geometry and the sections.
+  /// Sets the frame of gravity and recomputes the sections, the capacity (an open container
+  /// pours out what lies above its rim's lower end) and the rest geometry.
   private mutating func updateFrame(down d: Point) {
     down = d
     section = ContainerSection(container, down: d)
+    if !rim.isEmpty {
+      let c = container.centroid
+      // The rim's lower end: the smallest height (up, from the centroid) of its points.
+      let rimHeight = rim.map { -(($0.x - c.x) * d.x + ($0.y - c.y) * d.y) }.min() ?? section.maxZ
+      capacity = rimHeight >= section.maxZ - 1e-9 ? container.area : section.below(rimHeight).area
+      if volume > capacity { volume = max(capacity, 0) }
+    }
+    updateGeometry()
+  }
+
+  /// Recomputes the rest geometry (level, surface ends, mode frequencies and shares) for the
+  /// current frame and volume; the mode amplitudes are kept.
+  private mutating func updateGeometry() {
     let level = section.level(forArea: volume, total: container.area)
     let cut = section.below(level)
     var g = Geometry(level: level, left: cut.left, right: cut.right)

@@ -112,20 +112,19 @@ public final class WaterBodyLayer: Layer {
 }
 
 /// A shape layer that fills a container below a ``FreeSurface`` plus one ``SineWave`` ripple
-/// (`z = surface + A·sin(2π·s/wavelength + φ)`, `s` along the world's horizontal), clipped to
-/// the container; its path is computed for the presentation time in
-/// ``prepareForPresentation(at:)`` (φ = φ₀ + phaseSpeed·t).
-public final class FreeSurfaceLayer: ShapeLayer {
-  /// The ripple and its fill.
-  public var wave: SineWave {
-    didSet { applyFill() }
+/// (`z = surface + A·sin(2π·s/wavelength + φ)`, `s` along the world's horizontal; `A` fades to 0
+/// as the water drops under 2 % of the container), clipped to the container; its path is computed for the presentation time in
+/// ``SineSurfaceLayer/prepareForPresentation(at:)`` (φ = φ₀ + phaseSpeed·t).
+///
+/// A gradient fill in the `screenVertical` space ("darker with depth") follows gravity: its
+/// axis runs along the surface's ``FreeSurface/down`` across the layer's bounds, so the water
+/// is light at its surface and dark at its bottom whichever way the device is turned (upright,
+/// it is the screen-vertical gradient exactly). Other fills are drawn as given.
+public final class FreeSurfaceLayer: SineSurfaceLayer {
+  /// The surface it rides on; setting it turns a depth gradient to its gravity.
+  public var surface: FreeSurface {
+    didSet { if surface.down != oldValue.down { applyFill() } }
   }
-  /// The surface it rides on.
-  public var surface: FreeSurface
-  /// When set, the phase stays at ``SineWave/initialPhase`` (Reduce Motion).
-  public var isPhaseFrozen = false
-  /// The time the path was last computed for, seconds.
-  public private(set) var pathTime: Double = 0
 
   /// Creates a surface layer whose bounds are `(0, 0, width, height)`.
   ///
@@ -134,40 +133,61 @@ public final class FreeSurfaceLayer: ShapeLayer {
   ///   - surface: The surface.
   ///   - size: The size, points (the water layer's).
   public init(wave: SineWave, surface: FreeSurface, size: Size) {
-    self.wave = wave
     self.surface = surface
-    super.init()
+    super.init(wave: wave)
     bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
     applyFill()
     updatePath(at: 0)
   }
 
-  private func applyFill() { setFill(wave.fill) }
-
-  /// The ripple's phase at a time, radians (not wrapped): frozen at φ₀ under Reduce Motion.
-  ///
-  /// - Parameter time: Seconds.
-  /// - Returns: The phase.
-  public func phase(at time: Double) -> Double {
-    isPhaseFrozen ? wave.initialPhase : wave.phase(at: time)
+  /// Sets the fill from ``SineSurfaceLayer/wave``: a `screenVertical` gradient is turned to
+  /// the surface's gravity (``depthGradient(_:down:size:)``).
+  public override func applyFill() {
+    guard case .gradient(let g) = wave.fill, g.space == .screenVertical else {
+      setFill(wave.fill)
+      return
+    }
+    setFill(.gradient(Self.depthGradient(g, down: surface.down, size: bounds.size)))
   }
 
-  /// Recomputes `ShapeLayer.path` for a time.
+  /// A `screenVertical` gradient turned to gravity: its axis along `down` through the centre of
+  /// a layer of `size`, spanning the layer's extent along `down` (the gradient's start and end
+  /// y pick the part of that span, as they pick part of the height on screen), in the `layer`
+  /// space. With `down` the screen's down, the gradient is returned unchanged.
   ///
-  /// - Parameter time: Seconds.
-  public func updatePath(at time: Double) {
-    pathTime = time
-    let a = wave.amplitude
+  /// - Parameters:
+  ///   - gradient: A gradient whose `space` is `screenVertical`.
+  ///   - down: The frame of gravity's down, a unit vector in the layer's bounds space (y down).
+  ///   - size: The layer's size, points.
+  /// - Returns: The gradient that darkens with depth along `down`.
+  static func depthGradient(_ gradient: LinearGradient, down: Point, size: Size)
+    -> LinearGradient
+  {
+    let w = size.width
+    let h = size.height
+    guard abs(down.x) > 1e-9 || down.y <= 0, w > 0, h > 0, down.x.isFinite, down.y.isFinite
+    else { return gradient }
+    // The layer's extent along `down`, from its centre: half its projected width and height.
+    let half = (abs(down.x) * w + abs(down.y) * h) / 2
+    func point(_ u: Double) -> Point {
+      let along = -half + 2 * half * u
+      return Point(x: 0.5 + along * down.x / w, y: 0.5 + along * down.y / h)
+    }
+    return LinearGradient(
+      stops: gradient.stops, startPoint: point(gradient.startPoint.y),
+      endPoint: point(gradient.endPoint.y), space: .layer)
+  }
+
+  /// The container's water below the surface plus the ripple, for a phase.
+  ///
+  /// - Parameter phase: The ripple's phase, radians.
+  /// - Returns: The path.
+  public override func surfacePath(phase: Double) -> Path {
+    // Ripples need water under them: they fade out as an open glass empties (below 2 % of the
+    // container), so an empty glass shows no blue slivers along its walls.
+    let a = wave.amplitude * min(max(surface.volumeFraction / 0.02, 0), 1)
     let k = wave.wavenumber
-    let phi = phase(at: time)
-    path = surface.fillPath { s in a * sin(k * s + phi) }
-  }
-
-  /// Computes the path for the presentation time.
-  ///
-  /// - Parameter time: Seconds on the tree's clock.
-  public override func prepareForPresentation(at time: Double) {
-    updatePath(at: time)
+    return surface.fillPath { s in a * sin(k * s + phase) }
   }
 
   /// A copy of the layer's properties.
@@ -180,22 +200,19 @@ public final class FreeSurfaceLayer: ShapeLayer {
   }
 
   private init(copying other: FreeSurfaceLayer) {
-    wave = other.wave
     surface = other.surface
+    super.init(wave: other.wave)
     isPhaseFrozen = other.isPhaseFrozen
     pathTime = other.pathTime
-    super.init()
   }
 
-  /// Adds `amplitude` (points) and `phase` (radians in (−π, π] at the time the path was
-  /// computed) to the shape key paths.
+  /// Adds `amplitude` (points) to the key paths of ``SineSurfaceLayer``.
   ///
   /// - Parameter keyPath: The key path.
   /// - Returns: The value, or `nil`.
   public override func value(forKeyPath keyPath: String) -> LayerValue? {
     switch keyPath {
     case "amplitude": .number(wave.amplitude)
-    case "phase": .number(wrappedAngle(phase(at: pathTime)))
     default: super.value(forKeyPath: keyPath)
     }
   }

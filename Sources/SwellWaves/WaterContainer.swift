@@ -1,7 +1,7 @@
 import Foundation
 import SwellGeometry
 
-/// The closed vessel that holds a ``WaterBody``: an outline in the water layer's bounds space
+/// The vessel that holds a ``WaterBody``: an outline in the water layer's bounds space
 /// (points, origin at the top left, y down) and the real size of a point.
 ///
 /// The outline is any closed path (a rectangle, a rounded rectangle, an ellipse, SVG path data),
@@ -9,7 +9,8 @@ import SwellGeometry
 /// largest closed subpath is used. The water's physics sees the outline through vertical
 /// sections in the frame of gravity: for convex outlines (every built-in shape, a glass) this is
 /// exact; a concave outline is treated by its lower and upper envelope (a pocket in a side wall
-/// is filled as if the wall went straight up), which the documentation states.
+/// is filled as if the wall went straight up), which the documentation states. A container is
+/// closed unless ``isOpen`` is set (a glass, open at the top of its outline).
 public struct WaterContainer: Hashable, Sendable {
   /// Metres per point on an iPhone: 1/160 inch (the size of a point on its screen).
   public static let iPhoneMetresPerPoint = 0.0254 / 160
@@ -26,6 +27,24 @@ public struct WaterContainer: Hashable, Sendable {
   public let radius: Double
   /// The real length of one point, metres (sets the physics' scale: frequencies, wave speeds).
   public let metresPerPoint: Double
+  /// Whether the container is open at its top, like a glass (default `false`: closed, like a
+  /// phone-shaped tank). The opening is the outline's straight top edge in the layer's bounds
+  /// space (``rim``): a ``WaterBody`` in an open
+  /// container holds no more water than lies below the rim's lower end in the frame of gravity,
+  /// so a glass turned over spills, and it refills when it stands upright again
+  /// (``WaterBody/Parameters/refillRate``).
+  public var isOpen = false
+
+  /// The ends of the opening of an open container (``isOpen``): the leftmost and rightmost
+  /// outline points at the outline's smallest y (to 10⁻⁶ of its size), points in the layer's
+  /// bounds space; one point when the top is a single vertex (a round top has no opening).
+  public var rim: [Point] {
+    guard let top = outline.map(\.y).min() else { return [] }
+    let edge = outline.filter { $0.y <= top + 1e-6 * max(radius, 1) }
+    guard let left = edge.min(by: { $0.x < $1.x }), let right = edge.max(by: { $0.x < $1.x })
+    else { return [] }
+    return left == right ? [left] : [left, right]
+  }
 
   /// Creates a container from a closed outline, or fails (`nil`) when the outline encloses no
   /// area or its points are not finite, or when `metresPerPoint` is not a positive finite number.
@@ -130,20 +149,8 @@ public struct WaterContainer: Hashable, Sendable {
         last = p
       case .curve(let p, let c1, let c2):
         if current.isEmpty { current = [last] }
-        let p0 = last
-        let n = curveSegments
-        for i in 1...n {
-          let t = Double(i) / Double(n)
-          let u = 1 - t
-          let a = u * u * u
-          let b = 3 * u * u * t
-          let c = 3 * u * t * t
-          let d = t * t * t
-          current.append(
-            Point(
-              x: a * p0.x + b * c1.x + c * c2.x + d * p.x,
-              y: a * p0.y + b * c1.y + c * c2.y + d * p.y))
-        }
+        current += Path.cubicPoints(
+          from: last, control1: c1, control2: c2, to: p, segments: curveSegments)
         last = p
       case .close:
         let start = current.first ?? last

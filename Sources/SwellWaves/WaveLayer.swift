@@ -3,16 +3,12 @@ import SwellGeometry
 import SwellLayers
 
 /// A shape layer that draws one ``SineWave`` of a water wave; its path is computed for the
-/// presentation time in ``prepareForPresentation(at:)`` (φ = φ0 + phaseSpeed·t) with a constant
-/// number of points.
+/// presentation time in ``SineSurfaceLayer/prepareForPresentation(at:)``
+/// (φ = φ0 + phaseSpeed·t) with a constant number of points.
 ///
 /// Its bounds space is the **visible space** of the water (points, origin at the visible top
 /// left, y down), extended by ``overscan`` on the left, right and bottom.
-public final class WaveLayer: ShapeLayer {
-  /// The sine layer drawn.
-  public var wave: SineWave {
-    didSet { applyFill() }
-  }
+public final class WaveLayer: SineSurfaceLayer {
   /// The visible size, points.
   public var visibleSize: Size
   /// The margin beyond the left, right and bottom edges, points.
@@ -60,10 +56,6 @@ public final class WaveLayer: ShapeLayer {
   }
   /// The largest distance between path samples, points.
   public var sampleSpacing: Double
-  /// When set, the phase stays at ``SineWave/initialPhase`` (Reduce Motion).
-  public var isPhaseFrozen = false
-  /// The time the path was last computed for, seconds.
-  public private(set) var pathTime: Double = 0
 
   /// Creates a wave layer whose bounds cover the visible area plus the overscan.
   ///
@@ -77,12 +69,11 @@ public final class WaveLayer: ShapeLayer {
     wave: SineWave, visibleSize: Size, overscan: Double, surfaceOffset: Double,
     sampleSpacing: Double
   ) {
-    self.wave = wave
     self.visibleSize = visibleSize
     self.overscan = overscan
     self.surfaceOffset = surfaceOffset
     self.sampleSpacing = sampleSpacing
-    super.init()
+    super.init(wave: wave)
     bounds = Rect(
       x: -overscan, y: -overscan, width: visibleSize.width + 2 * overscan,
       height: visibleSize.height + 2 * overscan)
@@ -91,32 +82,15 @@ public final class WaveLayer: ShapeLayer {
     updatePath(at: 0)
   }
 
-  private func applyFill() { setFill(wave.fill) }
-
-  /// The phase drawn at a time, radians (not wrapped): frozen at φ0 under Reduce Motion.
+  /// The fill below the wave for a phase (``WaterWave/fillPath(wave:phase:size:offset:extraAmplitude:overscan:sampleSpacing:)``).
   ///
-  /// - Parameter time: Seconds.
-  /// - Returns: The phase.
-  public func phase(at time: Double) -> Double {
-    isPhaseFrozen ? wave.initialPhase : wave.phase(at: time)
-  }
-
-  /// Recomputes `ShapeLayer.path` for a time.
-  ///
-  /// - Parameter time: Seconds.
-  public func updatePath(at time: Double) {
-    pathTime = time
-    path = WaterWave.fillPath(
-      wave: wave, phase: phase(at: time), size: visibleSize, offset: surfaceOffset,
+  /// - Parameter phase: The phase, radians.
+  /// - Returns: The path.
+  public override func surfacePath(phase: Double) -> Path {
+    WaterWave.fillPath(
+      wave: wave, phase: phase, size: visibleSize, offset: surfaceOffset,
       extraAmplitude: drawnAmplitude - wave.amplitude, overscan: overscan,
       sampleSpacing: sampleSpacing)
-  }
-
-  /// Computes the path for the presentation time.
-  ///
-  /// - Parameter time: Seconds on the tree's clock.
-  public override func prepareForPresentation(at time: Double) {
-    updatePath(at: time)
   }
 
   /// A copy of the wave layer's properties.
@@ -144,7 +118,6 @@ public final class WaveLayer: ShapeLayer {
     switch keyPath {
     case "amplitude": .number(drawnAmplitude)
     case "extraAmplitude": .number(extraAmplitude)
-    case "phase": .number(wrappedAngle(phase(at: pathTime)))
     default: super.value(forKeyPath: keyPath)
     }
   }
@@ -163,16 +136,4 @@ public final class WaveLayer: ShapeLayer {
     }
     return true
   }
-}
-
-/// An angle wrapped to (−π, π], radians.
-///
-/// - Parameter a: Any angle, radians (non-finite values give 0).
-/// - Returns: The same direction in (−π, π].
-public func wrappedAngle(_ a: Double) -> Double {
-  guard a.isFinite else { return 0 }
-  var r = a.truncatingRemainder(dividingBy: 2 * .pi)
-  if r <= -.pi { r += 2 * .pi }
-  if r > .pi { r -= 2 * .pi }
-  return r
 }

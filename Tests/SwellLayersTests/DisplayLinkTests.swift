@@ -1,5 +1,6 @@
 import SwellLayers
 import SwellTestSupport
+import SwellTime
 import Synchronization
 import Testing
 
@@ -250,5 +251,34 @@ struct DisplayLinkTests {
     }
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(clock.sleeperCount == 0)
+  }
+}
+
+@Suite("Display link on the library's clock")
+struct DisplayLinkMonotonicClockTests {
+  @Test("run(clock:) on a MonotonicClock: each frame wakes at its target time, not before")
+  func runOnMonotonicClock() async throws {
+    let manual = ManualMonotonicClock(start: 100)
+    let log = FrameLog()
+    let task = Task {
+      var link = DisplayLink(preferredFramesPerSecond: 50, startTime: 2)
+      try await link.run(clock: manual.clock, frames: 4) { frame in
+        log.append(frame, at: .seconds(manual.now - 100))
+        return true
+      }
+    }
+    for k in 1..<4 {
+      await eventually("sleep before frame \(k)") { manual.sleeperCount == 1 }
+      manual.advance(to: 100 + Double(k) * 0.02 - 0.01)  // half a frame early: nothing due
+      await Task.yield()
+      #expect(log.count == k)
+      manual.advance(to: 100 + Double(k) * 0.02 + 1e-7)
+    }
+    try await task.value
+    #expect(log.all.map(\.frame.index) == [0, 1, 2, 3])
+    for (i, entry) in log.all.enumerated() {
+      #expect(entry.frame.targetTimestamp == 2 + Double(i) / 50)
+      #expect(abs(entry.clockTime.seconds - Double(i) * 0.02) < 1e-6)
+    }
   }
 }

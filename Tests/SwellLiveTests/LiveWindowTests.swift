@@ -329,10 +329,17 @@ struct LiveWindowTests {
     #expect(LiveWindow.isSoftwareRasterizer(name) == software)
   }
 
-  @Test("no display: a clear error that suggests --terminal")
-  func noDisplay() {
+  @Test("no display: a clear error that suggests the terminal view, in the library's terms")
+  func noDisplay() throws {
     let problem = LiveWindow.displayProblem(environment: ["PATH": "/usr/bin"])
-    #expect(problem?.contains("--terminal") == true)
+    #expect(problem?.contains("terminal view") == true)
     #expect(problem?.contains("DISPLAY") == true)
+    #expect(problem?.contains("--") == false)
+    let error = try #require(LiveWindow.displayError(environment: ["PATH": "/usr/bin"]))
+    guard case .noDisplay(let reason) = error.problem else {
+      Issue.record("\(error.problem)")
+      return
+    }
+    #expect(reason.contains("DISPLAY") && !reason.contains("terminal"))
   }
 }

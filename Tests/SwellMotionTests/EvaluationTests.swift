@@ -1,6 +1,8 @@
 import Foundation
+import SwellEvaluation
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import SwellTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import SwellGeometry
 import SwellTestSupport
 import Testing
 
+@testable import SwellEvaluation
 @testable import SwellMotion
 
 /// A synthetic recording as a BROAD trial (truth device → ENU, everything scored), so that the

@@ -1,4 +1,5 @@
 import Foundation
+import SwellEvaluation
 import SwellGeometry
 import SwellMotion
 import SwellTestSupport

@@ -2,7 +2,9 @@ import Foundation
 import SwellGeometry
 import Testing
 
+@testable import SwellEvaluation
 @testable import SwellMotion
+@testable import SwellRecordings
 
 @Suite("Fusion robustness tooling: resampling, sensitivity, scale estimate")
 struct FusionRobustnessTests {

@@ -1,6 +1,8 @@
 import Foundation
+import SwellEvaluation
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import SwellTestSupport
 
 /// Synthetic IMU data from a known trajectory: the rotation is integrated exactly from a smooth

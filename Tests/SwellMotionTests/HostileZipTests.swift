@@ -3,6 +3,7 @@ import SwellTestSupport
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 @Suite("Hostile zips and recordings")
 struct HostileZipTests {

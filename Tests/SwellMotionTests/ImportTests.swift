@@ -4,6 +4,7 @@ import SwellTestSupport
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 private func makeFolder(_ files: [String: String]) throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellTestSupport
+import SwellTime
 import Synchronization
 import Testing
 
@@ -140,8 +141,10 @@ struct ManagerSampleTests {
     let source = FlakySource(samples: samples, failAt: 20, failures: 2)
     let slept = Mutex<[Double]>([])
     let reported = Mutex<[MotionManagerError]>([])
-    let manager = MotionManager(
-      source: source, sleep: { seconds in slept.withLock { $0.append(seconds) } })
+    // A clock standing at 0 whose sleeps return at once, recording how long they were.
+    let clock = MonotonicClock(
+      now: { 0 }, sleepUntil: { t in slept.withLock { $0.append(t) } }, waitUntil: { _ in })
+    let manager = MotionManager(source: source, clock: clock)
     manager.sourceErrorHandler = { e in reported.withLock { $0.append(e) } }
     let stream = manager.deviceMotionSamples()
     var times: [Double] = []

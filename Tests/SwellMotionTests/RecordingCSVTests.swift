@@ -4,6 +4,7 @@ import SwellTestSupport
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 

@@ -4,6 +4,7 @@ import SwellTestSupport
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 /// Random raw samples (seeded), increasing times, some rows without a magnetometer.
 private func randomSamples(count: Int, seed: UInt64) -> [IMUSample] {

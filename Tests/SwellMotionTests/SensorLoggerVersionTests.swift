@@ -3,6 +3,7 @@ import SwellGeometry
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 /// An older (schema version 2) iOS Sensor Logger export of a known motion, as files: nanosecond
 /// `time` and no `seconds_elapsed`; `Accelerometer.csv` user acceleration and `Gravity.csv`

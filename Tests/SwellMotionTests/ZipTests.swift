@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SwellMotion
+@testable import SwellRecordings
 
 /// The folder holding the committed test fixtures.
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

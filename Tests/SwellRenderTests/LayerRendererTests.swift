@@ -375,14 +375,14 @@ struct ExportTests {
     return root
   }
 
-  @Test func exportsEveryFrameAndReportsProgress() throws {
+  @Test func exportsEveryFrame() throws {
     let folder = try TemporaryFolder()
-    let sink = try makeFrameSink(path: folder.file("f/%02d.png"))
-    var done: [Int] = []
-    try LayerRenderer().export(
-      frameCount: 3, configuration: FrameConfiguration(size: Size(width: 40, height: 20)),
-      background: .white, to: sink, progress: { done.append($0) }, tree: movingSquare)
-    #expect(done == [1, 2, 3])
+    let exporter = try FrameExporter(
+      path: folder.file("f/%02d.png"),
+      configuration: FrameConfiguration(size: Size(width: 40, height: 20)), background: .white)
+    for i in 0..<3 { try exporter.add(movingSquare(i)) }
+    try exporter.finish()
+    #expect(exporter.frameCount == 3)
     for i in 0..<3 {
       let frame = try ImageSurface.load(contentsOfPNGFile: folder.file("f/0\(i).png"))
       #expect(frame.pixel(x: 10 * i + 5, y: 10) == .opaqueRed)
@@ -390,28 +390,16 @@ struct ExportTests {
     }
   }
 
-  @Test func aFailingFrameLeavesNoOutput() throws {
-    struct SceneFailure: Error {}
+  @Test func aCancelledExportLeavesNoOutput() throws {
     let folder = try TemporaryFolder()
     for name in ["a.pdf", "b/%d.png", "c.gif"] {
-      let sink = try makeFrameSink(path: folder.file(name))
-      #expect(throws: SceneFailure.self, "\(name)") {
-        try LayerRenderer().export(
-          frameCount: 4, configuration: FrameConfiguration(size: Size(width: 40, height: 20)),
-          to: sink
-        ) { i in
-          if i == 2 { throw SceneFailure() }
-          return movingSquare(i)
-        }
-      }
+      let exporter = try FrameExporter(
+        path: folder.file(name),
+        configuration: FrameConfiguration(size: Size(width: 40, height: 20)),
+        background: .white)
+      for i in 0..<2 { try exporter.add(movingSquare(i)) }
+      exporter.cancel()
     }
     #expect(try folder.contents().isEmpty)
-    let sink = try makeFrameSink(path: folder.file("d.png"))
-    let error = #expect(throws: RenderError.self) {
-      try LayerRenderer().export(
-        frameCount: 0, configuration: FrameConfiguration(size: Size(width: 4, height: 4)),
-        to: sink, tree: movingSquare)
-    }
-    #expect(error?.kind == .invalidFrame)
   }
 }

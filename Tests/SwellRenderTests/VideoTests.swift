@@ -90,6 +90,24 @@ struct VideoSinkTests {
     #expect(frame.pixel(x: 2, y: 2)?.distance(to: .opaqueWhite) ?? 255 < 24)
   }
 
+  @Test("GIF in two passes: the palette and frames files beside it are gone when it is done")
+  func gifLeavesNoSideFiles() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("loop.gif")
+    try renderAnimation(to: try makeFrameSink(path: path), count: 30)
+    #expect(try folder.contents() == ["loop.gif"])
+    #expect(try probe(path).frames == 30)
+    // Cancelled after the first pass began, and finished without frames: nothing is left.
+    let cancelled = try makeFrameSink(path: folder.file("cancelled.gif"))
+    try cancelled.begin(FrameConfiguration(size: Size(width: 64, height: 48), framesPerSecond: 24))
+    for i in 0..<5 { try cancelled.draw(drawMovingSquare(i)) }
+    cancelled.cancel()
+    let empty = try makeFrameSink(path: folder.file("empty.gif"))
+    try empty.begin(FrameConfiguration(size: Size(width: 64, height: 48), framesPerSecond: 24))
+    #expect(throws: RenderError.self) { try empty.finish() }
+    #expect(try folder.contents() == ["loop.gif"])
+  }
+
   @Test func animatedWebPHasEveryFrameAndLoops() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("loop.webp")
@@ -165,10 +183,15 @@ struct VideoSinkTests {
         && odd.contains("29.97"))
     let gif = options.arguments(
       for: .gif, pixelWidth: 8, pixelHeight: 8, framesPerSecond: 10, output: "o.gif")
-    #expect(gif.contains { $0.contains("palettegen") && $0.contains("paletteuse") })
+    // GIF: the first pass makes the palette and the frames file, never holding the frames.
+    #expect(gif.contains { $0.contains("palettegen") && !$0.contains("paletteuse") })
+    #expect(gif.contains("o.gif.palette.png") && gif.last == "o.gif.frames.nut")
+    let second = options.gifEncodeArguments(output: "o.gif")
+    #expect(second.contains { $0.contains("paletteuse") } && second.last == "o.gif")
+    #expect(second.contains("o.gif.palette.png") && second.contains("o.gif.frames.nut"))
     let webp = options.arguments(
       for: .webp, pixelWidth: 8, pixelHeight: 8, framesPerSecond: 10, output: "o.webp")
-    #expect(webp.contains("libwebp_anim") && webp.contains("75"))
+    #expect(webp.contains("libwebp_anim") && webp.contains("75") && webp.contains("format=rgba"))
   }
 }
 

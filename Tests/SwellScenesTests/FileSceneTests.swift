@@ -39,7 +39,7 @@ private func referenceTrace(
     var row = [f.targetTimestamp]
     for key in ["transform.rotation.z", "amplitude", "phase"] {
       guard case .number(let v) = copy.value(forKeyPath: key) else { return [] }
-      row.append(key.contains("rotation") ? normalizedAngle(v) : v)
+      row.append(key.contains("rotation") ? wrappedAngle(v) : v)
     }
     rows.append(row)
   }

@@ -2,6 +2,7 @@ import Foundation
 import SwellGeometry
 import SwellMotion
 import SwellTestSupport
+import SwellTime
 import Synchronization
 import Testing
 
@@ -84,7 +85,10 @@ struct LiveSourceFeedTests {
       + restingSamples(count: 100, degrees: 30, start: 51)
     let source = ScriptedSource(events)
     let feed = LiveSourceFeed(
-      manager: MotionManager(source: source, sleep: { _ in }), referenceFrame: .xArbitraryZVertical)
+      manager: MotionManager(
+        source: source,
+        clock: MonotonicClock(now: { 0 }, sleepUntil: { _ in }, waitUntil: { _ in })),
+      referenceFrame: .xArbitraryZVertical)
     var messages: [String] = []
     feed.onMessage = { messages.append($0) }
     let (motions, failure, end) = await drainToEnd(feed)

@@ -3,6 +3,7 @@ import SwellEffects
 import SwellGeometry
 import SwellLayers
 import SwellMotion
+import SwellRecordings
 import SwellTestSupport
 import SwellWaves
 import Testing

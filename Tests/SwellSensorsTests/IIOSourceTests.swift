@@ -3,6 +3,7 @@ import Glibc
 import SwellGeometry
 import SwellMotion
 import SwellTestSupport
+import SwellTime
 import Synchronization
 import Testing
 
@@ -23,7 +24,7 @@ private func configuration(
 }
 
 /// Yields until a task sleeps on the clock (bounded).
-private func waitForSleeper(_ clock: ManualClock) async {
+private func waitForSleeper(_ clock: ManualMonotonicClock) async {
   for _ in 0..<200_000 where clock.sleeperCount == 0 { await Task.yield() }
 }
 
@@ -125,9 +126,9 @@ struct IIOSourceTests {
     try tree.addDevice(
       2, name: "lsm6dsm_gyro", types: ["anglvel"], raw: ["anglvel_z": -1000],
       scales: ["anglvel": "0.000152716"])
-    let clock = ManualClock()
+    let clock = ManualMonotonicClock()
     let source = try IIOSource(
-      configuration: configuration(tree, mode: .automatic, firstScanTimeout: 2), clock: clock)
+      configuration: configuration(tree, mode: .automatic, firstScanTimeout: 2), clock: clock.clock)
     #expect(source.name == "iio:lsm6dsm_accel+lsm6dsm_gyro")
     #expect(source.hasGyroscope)
     #expect(!source.hasMagnetometer)
@@ -136,7 +137,7 @@ struct IIOSourceTests {
     let first = Task { try await source.next() }
     await waitForSleeper(clock)
     #expect(source.activeMode == .buffered)
-    clock.advance(by: .seconds(2))
+    clock.advance(by: 2)
     let s0 = try sample(try await first.value)
     #expect(source.activeMode == .polled)
     #expect(source.fallbackReason?.contains("no buffered scan arrived") == true)
@@ -152,8 +153,9 @@ struct IIOSourceTests {
     try tree.addDevice(
       0, name: "bmi160", types: ["accel", "anglvel"], raw: ["accel_z": 16150],
       scales: ["accel": "0.000598"], buffered: false)
-    let clock = ManualClock()
-    let source = try IIOSource(configuration: configuration(tree, mode: .automatic), clock: clock)
+    let clock = ManualMonotonicClock()
+    let source = try IIOSource(
+      configuration: configuration(tree, mode: .automatic), clock: clock.clock)
     let s0 = try sample(try await source.next())
     #expect(source.activeMode == .polled)
     #expect(source.fallbackReason?.contains("cannot be buffered") == true)
@@ -162,7 +164,7 @@ struct IIOSourceTests {
     let next = Task { try await source.next() }
     await waitForSleeper(clock)
     #expect(clock.sleeperCount == 1)
-    clock.advance(by: .milliseconds(10))
+    clock.advance(by: 0.01)
     let s1 = try sample(try await next.value)
     #expect(isApproximatelyEqual(s1.timestamp, 0.01, absolute: 1e-12))
     #expect(isApproximatelyEqual(s1.accelerometer.z, -9.6577, absolute: 1e-12))
@@ -173,13 +175,14 @@ struct IIOSourceTests {
     let tree = try FakeIIOTree()
     try tree.addDevice(
       0, name: "bmi160", types: ["accel", "anglvel"], raw: ["accel_z": 1000], buffered: false)
-    let clock = ManualClock()
-    let source = try IIOSource(configuration: configuration(tree, mode: .polled), clock: clock)
+    let clock = ManualMonotonicClock()
+    let source = try IIOSource(
+      configuration: configuration(tree, mode: .polled), clock: clock.clock)
     _ = try sample(try await source.next())
     try tree.remove("iio:device0")
     let failing = Task { try await source.next() }
     await waitForSleeper(clock)
-    clock.advance(by: .milliseconds(10))
+    clock.advance(by: 0.01)
     let error = await #expect(throws: MotionSourceError.self) { try await failing.value }
     #expect(error?.isTransient == true)
     #expect(error?.message.contains("iio:device0") == true)
@@ -189,7 +192,7 @@ struct IIOSourceTests {
     #expect(clock.sleeperCount == 1)
     try tree.addDevice(
       4, name: "bmi160", types: ["accel", "anglvel"], raw: ["accel_z": 2000], buffered: false)
-    clock.advance(by: .milliseconds(500))
+    clock.advance(by: 0.5)
     let s = try sample(try await resumed.value)
     #expect(s.accelerometer.z == 2000)
     #expect(source.activeMode == .polled)
@@ -205,15 +208,15 @@ struct IIOSourceTests {
       if broken.load(ordering: .relaxed) && path.hasSuffix("_raw") { return (-1, ENODEV) }
       return SystemCalls.live.open(path, flags)
     }
-    let clock = ManualClock()
+    let clock = ManualMonotonicClock()
     let source = try IIOSource(
-      configuration: configuration(tree, mode: .polled), clock: SourceClock(clock),
+      configuration: configuration(tree, mode: .polled), clock: clock.clock,
       sysfs: IIOSysfs(root: tree.sysfs, system: system))
     _ = try sample(try await source.next())
     broken.store(true, ordering: .relaxed)
     let failing = Task { try await source.next() }
     await waitForSleeper(clock)
-    clock.advance(by: .milliseconds(10))
+    clock.advance(by: 0.01)
     let error = await #expect(throws: MotionSourceError.self) { try await failing.value }
     #expect(error?.isTransient == true)
     #expect(error?.message.contains("No such device") == true)
@@ -303,7 +306,7 @@ struct IIOSourceTests {
     for i in 0..<5 { accelBytes += scanBytes([0, 0, 16393], timestampNs: 5_000 + Int64(i)) }
     let accel = FIFOWriter(path: tree.dev + "/iio:device0", bytes: accelBytes, holdOpen: true)
     defer { accel.release() }
-    accel.waitDrained()
+    await accel.drained()
     var gyroBytes: [UInt8] = []
     for i in 0..<20 {
       gyroBytes += scanBytes([Int16(i), 0, 0], timestampNs: 10_000 + Int64(i) * 1000)
@@ -333,9 +336,9 @@ struct IIOSourceTests {
       return SystemCalls.live.open(path, flags)
     }
     let sysfs = IIOSysfs(root: tree.sysfs, system: system)
-    let clock = ManualClock()
+    let clock = ManualMonotonicClock()
     let auto = try IIOSource(
-      configuration: configuration(tree, mode: .automatic), clock: SourceClock(clock),
+      configuration: configuration(tree, mode: .automatic), clock: clock.clock,
       sysfs: sysfs)
     let s = try sample(try await auto.next())
     #expect(s.accelerometer.z == 7)
@@ -345,7 +348,7 @@ struct IIOSourceTests {
     #expect(reason.contains("Permission denied"))
     #expect(reason.contains("udev"))
     let strict = try IIOSource(
-      configuration: configuration(tree, mode: .buffered), clock: SourceClock(clock),
+      configuration: configuration(tree, mode: .buffered), clock: clock.clock,
       sysfs: sysfs)
     let error = await #expect(throws: MotionSourceError.self) { try await strict.next() }
     #expect(error?.isTransient == false)

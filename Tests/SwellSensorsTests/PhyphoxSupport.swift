@@ -2,22 +2,26 @@ import Foundation
 import SwellGeometry
 import SwellMotion
 import SwellTestSupport
+import SwellTime
 import Synchronization
 
 @testable import SwellSensors
 
 /// A clock whose sleeps return at once, moving its time to the deadline: polls run back to back
 /// and deterministically, and no test waits on the wall clock.
-final class InstantClock: Clock, Sendable {
-  private let instant = Mutex(ManualClock.Instant(offset: .zero))
+final class InstantClock: Sendable {
+  private let time = Mutex(0.0)
 
-  var now: ManualClock.Instant { instant.withLock { $0 } }
-  var minimumResolution: Duration { .nanoseconds(1) }
-
-  func sleep(until deadline: ManualClock.Instant, tolerance: Duration?) async throws {
-    try Task.checkCancellation()
-    instant.withLock { $0 = max($0, deadline) }
-    await Task.yield()
+  /// The clock as the sources take it.
+  var clock: MonotonicClock {
+    MonotonicClock(
+      now: { [self] in time.withLock { $0 } },
+      sleepUntil: { [self] t in
+        try Task.checkCancellation()
+        time.withLock { $0 = max($0, t) }
+        await Task.yield()
+      },
+      waitUntil: { [self] t in time.withLock { $0 = max($0, t) } })
   }
 }
 
@@ -154,5 +158,5 @@ func phyphoxSource(
   // scheduler must not turn a scripted answer into a timeout (tests of the timeout set their own).
   c.timeout = 15
   configure(&c)
-  return PhyphoxSource(configuration: c, clock: InstantClock())
+  return PhyphoxSource(configuration: c, clock: InstantClock().clock)
 }

@@ -221,6 +221,19 @@ public final class FIFOWriter: Sendable {
   /// or no reader came, or 30 s passed: a test never hangs here; its later checks fail instead.
   public func waitDrained() { _ = drained.wait(timeout: .now() + 30) }
 
+  /// ``waitDrained()`` from async code: the wait blocks a thread of its own, never one of the
+  /// few threads Swift's tasks share (blocking those starves every other test running
+  /// in parallel, such as the reader tasks the writer waits for).
+  public func drained() async {
+    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+      let thread = Thread {
+        self.waitDrained()
+        c.resume()
+      }
+      thread.start()
+    }
+  }
+
   /// Lets a `holdOpen` writer close the FIFO.
   public func release() { closeNow.signal() }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellRecordings
 import SwellRender
 import SwellScenes
 import SwellTestSupport

@@ -46,6 +46,6 @@ struct BenchCommandTests {
   @Test("unknown benchmark group is a usage error")
   func unknownGroup() throws {
     let (status, _, err) = try runSwell(["bench", "--only", "nope"])
-    #expect(status == 64 && err.contains("unknown benchmark"))
+    #expect(status == 64 && err.contains("--only must be one of ") && err.contains("got 'nope'"))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import SwellTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwellRecordings
 import SwellScenes
 import SwellTestSupport
 import Testing

@@ -3,6 +3,7 @@ import SwellGeometry
 import SwellLayers
 import SwellLive
 import SwellMotion
+import SwellRecordings
 import SwellRender
 import SwellScenes
 import Testing

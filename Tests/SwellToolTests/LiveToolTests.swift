@@ -108,13 +108,15 @@ struct LiveWindowToolTests {
         return !window.isEmpty
       }
       guard found else { throw ToolError("no window appeared") }
-      // The only window on this server: focus it so xdotool's keys reach it.
-      try spawnProgram("xdotool", ["windowfocus", window], display: display)
-      usleep(100_000)
-      for key in ["space", "s", "space", "q"] {
-        try spawnProgram("xdotool", ["key", "--window", window, key], display: display)
-        usleep(150_000)
+      try focus(window, display: display)
+      // Pause and ask for a screenshot; once the paused loop has written it, resume and quit.
+      // (Keys that arrive together are handled in order in one turn of the loop.)
+      try spawnProgram("xdotool", ["key", "--window", window, "space", "s"], display: display)
+      let shot = folder.appendingPathComponent("swell-live-plain-1.png").path
+      guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: shot) }) else {
+        throw ToolError("no screenshot while paused")
       }
+      try spawnProgram("xdotool", ["key", "--window", window, "space", "q"], display: display)
     }
     withExtendedLifetime(x) {}
     #expect(r.status == 0, "\(r.stderr)")
@@ -138,11 +140,13 @@ extension LiveWindowToolTests {
     let trace = folder.appendingPathComponent("trace.csv").path
     let x = try PrivateXServer()
     let display = x.display
+    let held = folder.appendingPathComponent("held.png").path
     let r = try await LiveTool.run(
       [
         "live", "homescreen", "--size", "195x422@1", "--trace-out", trace, "--motion",
-        "script:hold 0.2s; turn 20deg right over 0.3s; hold 60s",
-      ], environment: ["DISPLAY": display]
+        "script:hold 0.2s; turn 20deg right over 0.3s; hold 60s", "--screenshot-at", "0.8",
+        "--screenshot", held,
+      ], environment: ["DISPLAY": display], directory: folder
     ) { process in
       var window = ""
       let found = try waitFor(seconds: 60) {
@@ -155,12 +159,23 @@ extension LiveWindowToolTests {
         return !window.isEmpty
       }
       guard found else { throw ToolError("no window appeared") }
-      // The only window on this server: focus it so xdotool's keys reach it.
-      try spawnProgram("xdotool", ["windowfocus", window], display: display)
-      usleep(100_000)
-      usleep(1_000_000)  // the turn is done and held
-      try spawnProgram("xdotool", ["key", "--window", window, "r"], display: display)
-      usleep(500_000)
+      try focus(window, display: display)
+      // The turn is done and held once the loop has shown scene time 0.8 s (its timed
+      // screenshot exists); then re-centre, and quit once a frame after that is on screen (the
+      // screenshot the s key asks for).
+      guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: held) }) else {
+        throw ToolError("the loop never reached 0.8 s")
+      }
+      try spawnProgram("xdotool", ["key", "--window", window, "r", "s"], display: display)
+      // The s key's screenshot (named after the timed one: swell-live-homescreen-2.png).
+      let saved = {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains {
+          $0.hasPrefix("swell-live-") && $0.hasSuffix(".png")
+        }
+      }
+      guard waitFor(seconds: 60, saved) else {
+        throw ToolError("no frame after the r key")
+      }
       try spawnProgram("xdotool", ["key", "--window", window, "q"], display: display)
     }
     withExtendedLifetime(x) {}
@@ -177,6 +192,17 @@ extension LiveWindowToolTests {
       "no jump to 0: \(offsets.map { ($0 * 1000).rounded() / 1000 })")
     #expect(offsets[(jump + 1)...].allSatisfy { abs($0) < 0.015 })
   }
+}
+
+/// Focuses the only window on a private X server and waits until it has the focus, so that
+/// xdotool's keys reach it.
+private func focus(_ window: String, display: String) throws {
+  try spawnProgram("xdotool", ["windowfocus", window], display: display)
+  let focused = try waitFor(seconds: 30) {
+    try spawnProgram("xdotool", ["getwindowfocus"], display: display)
+      .trimmingCharacters(in: .whitespacesAndNewlines) == window
+  }
+  guard focused else { throw ToolError("the window never got the focus") }
 }
 
 @Suite("swell live --terminal through tmux")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import SwellTestSupport
 import Testing
 

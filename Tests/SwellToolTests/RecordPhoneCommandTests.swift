@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import SwellTestSupport
 import Testing
 
@@ -71,8 +72,7 @@ struct RecordPhoneCommandTests {
     #expect(buffers.err.contains("buffer names 'a,b,c'"))
     let misplaced = try runSwell(["record", "iio", "--buffers", "x", "-o", out, "--duration", "1"])
     #expect(misplaced.status == 64)
-    #expect(
-      misplaced.err == "swell record: --buffers and --poll-interval apply to phone: sources\n")
+    #expect(misplaced.err == "swell record: --buffers applies to phone: sources\n")
     // A closed port on this machine: refused, reported, and no file.
     let server = try ScriptedHTTPServer([], acceptTimeout: 0)
     server.waitUntilFinished()

@@ -59,10 +59,13 @@ public enum HalfBlockEncoder {
   ///   - bytesPerRow: The source stride, bytes.
   ///   - columns: Character cells across, positive.
   ///   - rows: Character cells down, positive (the frame is scaled to `2·rows` pixel rows).
+  ///   - statusLine: Text lines (the HUD) to print in the last row instead of its half blocks,
+  ///     joined and fitted by ``statusLine(_:columns:)``, white on dark grey; `nil` (the
+  ///     default) draws the whole frame.
   /// - Returns: The bytes to write to the terminal.
   public static func encode(
     pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, columns: Int,
-    rows: Int
+    rows: Int, statusLine: [String]? = nil
   ) -> [UInt8] {
     guard columns > 0, rows > 0 else { return [] }
     let grid = downscale(
@@ -70,7 +73,13 @@ public enum HalfBlockEncoder {
       gridWidth: columns, gridHeight: 2 * rows)
     var out: [UInt8] = []
     out.reserveCapacity(rows * (12 + columns * 12))
-    for row in 0..<rows {
+    let pictureRows = statusLine == nil ? rows : rows - 1
+    if let statusLine {
+      append(
+        "\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[38;2;255;255;255m\u{1B}[48;2;40;40;40m"
+          + Self.statusLine(statusLine, columns: columns) + "\u{1B}[0m", to: &out)
+    }
+    for row in 0..<pictureRows {
       append("\u{1B}[\(row + 1);1H", to: &out)
       var fg: UInt32 = .max
       var bg: UInt32 = .max
@@ -92,6 +101,31 @@ public enum HalfBlockEncoder {
       append("\u{1B}[0m", to: &out)
     }
     return out
+  }
+
+  /// The HUD as one terminal row: the lines joined by ` | `, control characters replaced by
+  /// spaces, cut to `columns` characters (the last one `…` when cut) or padded with spaces to
+  /// `columns`, so it covers the row it is printed on.
+  ///
+  /// Each `Character` is counted as one cell; the HUD's text (digits, Latin letters, `×`, `°`)
+  /// is one cell wide in every terminal.
+  ///
+  /// - Parameters:
+  ///   - lines: The HUD lines.
+  ///   - columns: Character cells across.
+  /// - Returns: Exactly `columns` characters (none for `columns` < 1).
+  public static func statusLine(_ lines: [String], columns: Int) -> String {
+    guard columns > 0 else { return "" }
+    let joined = lines.joined(separator: " | ")
+    var text = String(
+      String.UnicodeScalarView(
+        joined.unicodeScalars.map {
+          $0.properties.generalCategory == .control ? " " : $0
+        }))
+    if text.count > columns {
+      text = String(text.prefix(columns - 1)) + "…"
+    }
+    return text + String(repeating: " ", count: columns - text.count)
   }
 
   /// The source index ranges each of `target` output pixels covers (each at least one pixel).

@@ -36,10 +36,10 @@ public final class TerminalView: LiveDisplay {
   /// - Throws: ``LiveWindowError`` when `input` or `output` is not a terminal.
   public init(input: Int32 = 0, output: Int32 = 1, supersampling: Int = 4) throws(LiveWindowError) {
     guard isatty(input) != 0 else {
-      throw LiveWindowError("--terminal needs a terminal on standard input")
+      throw LiveWindowError(.notATerminal("standard input"))
     }
     guard isatty(output) != 0 else {
-      throw LiveWindowError("--terminal needs a terminal on standard output")
+      throw LiveWindowError(.notATerminal("standard output"))
     }
     self.input = input
     self.output = output
@@ -158,7 +158,23 @@ public final class TerminalView: LiveDisplay {
     return events
   }
 
-  /// Draws a frame as half blocks over the whole grid.
+  /// The canvas for the next frame (``LiveCanvas/owned(reusing:size:)`` at ``frameSize``), with
+  /// its HUD kept as text (``LiveCanvas/HUDStyle/text``): ``present(_:readBack:)`` prints it in
+  /// the grid's last row, where it can be read, instead of 13-pixel text that the half blocks
+  /// would blur away.
+  ///
+  /// - Parameter current: The canvas of the previous frame, or `nil`.
+  /// - Returns: The canvas.
+  /// - Throws: ``LiveWindowError`` when the size cannot be allocated.
+  public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
+    let canvas = try LiveCanvas.owned(reusing: current, size: frameSize)
+    canvas.hudStyle = .text
+    return canvas
+  }
+
+  /// Draws a frame as half blocks over the whole grid; when the frame has a HUD
+  /// (``LiveCanvas/takeHUDText()``), its lines are printed as text in the last row
+  /// (``HalfBlockEncoder/statusLine(_:columns:)``).
   ///
   /// - Parameters:
   ///   - canvas: The frame (any size; it is box-filtered to the grid).
@@ -168,11 +184,13 @@ public final class TerminalView: LiveDisplay {
   public func present(
     _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
   ) throws -> Double {
+    let hud = canvas.takeHUDText()
     let encoded = try canvas.withUnsafeBytes { bytes in
       try readBack?(canvas.width, canvas.height, canvas.bytesPerRow, bytes)
       return HalfBlockEncoder.encode(
         pixels: bytes, width: canvas.width, height: canvas.height,
-        bytesPerRow: canvas.bytesPerRow, columns: gridSize.columns, rows: gridSize.rows)
+        bytesPerRow: canvas.bytesPerRow, columns: gridSize.columns, rows: gridSize.rows,
+        statusLine: hud.isEmpty ? nil : hud)
     }
     write(encoded)
     return now()

@@ -171,7 +171,7 @@ extension MotionManager {
   /// - Returns: The samples; empty and finished with a `notAvailable` error when the source
   ///   delivers fused motion only. Starting it again ends the previous one.
   public func imuSamples(capacity: Int = 4096) -> MotionSamples<IMUSample> {
-    let samples = MotionSamples<IMUSample>(capacity: capacity)
+    let samples = MotionSamples<IMUSample>(capacity: capacity, clock: clock)
     guard source.providesRawSamples else {
       samples.finish(
         throwing: MotionManagerError(.notAvailable, "\(source.name) gives no raw samples"))
@@ -202,7 +202,12 @@ extension MotionManager {
   }
 
   private func startRawReturningID(_ kind: RawKind, _ delivery: RawDelivery) -> Int {
-    stopRaw(kind, id: nil)
+    // Replacing running updates of this kind keeps the run (and the source) going.
+    let replaced: RawSubscription? = state.withLock { s in
+      defer { s.raw[kind] = nil }
+      return s.raw[kind]
+    }
+    replaced?.delivery.end()
     let available =
       switch kind {
       case .accelerometer: isAccelerometerAvailable
@@ -214,6 +219,7 @@ extension MotionManager {
         kind == .magnetometer && source.providesRawSamples ? "a magnetometer" : "raw samples"
       delivery.fail(
         MotionManagerError(.notAvailable, "\(source.name) gives no \(what)"), final: true)
+      stopLoopIfIdle()
       return 0
     }
     let id = state.withLock { s in

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SwellTime
 import Synchronization
 
 /// Device motion for apps, mirroring CoreMotion's `CMMotionManager`, over any ``MotionSource``.
@@ -50,8 +51,27 @@ import Synchronization
 ///   ``sourceErrorHandler``; then the source is asked again after a delay from ``retryPolicy``
 ///   (50 ms, doubling up to 1 s while it keeps failing, back to 50 ms after a success).
 ///
-/// When a recorded source ends, updates stop and the `is…Active` properties become false. When
-/// the last updates stop (or the source ends), the manager calls ``MotionSource/stop()``.
+/// **Start, stop, start again** (as `CMMotionManager`): a *run* lasts from a start that finds
+/// nothing running to the stop of the last updates, or to the end or failure of the source
+/// (`MotionRunState`). When a run ends the manager calls ``MotionSource/stop()``; the next
+/// start begins a new run, which first calls ``MotionSource/restart()``: a live source reopens,
+/// a recording replays from its first event. Any start after a stop therefore delivers, or fails
+/// with a `notAvailable` (109) error that says why (the source cannot restart, or ended at once
+/// when restarted); never nothing and no error. When a recorded source ends, updates stop and
+/// the `is…Active` properties become false.
+///
+/// **One stream, shared.** All updates running at the same time (device motion, sample delivery,
+/// raw accelerometer, gyroscope and magnetometer updates, ``imuSamples(capacity:)``) share the
+/// run's one pass over the source: each event goes to every one of them, so consumers started
+/// together (before the run's first event) see the same samples, and a consumer that starts
+/// during a run joins it where it is, as on a device. Starting updates that replace running ones
+/// (another reference frame) keeps the run. A recording replayed as fast as possible
+/// (``RecordingSource/init(_:loops:)``) has no time of its own: its run pulls it as fast as the
+/// consumers with back-pressure (``deviceMotionSamples(using:capacity:)``,
+/// ``imuSamples(capacity:)``) take it, and pull-only updates (``startDeviceMotionUpdates(using:)``,
+/// ``startAccelerometerUpdates()``) see it rush by; stopping them ends the run, so a later start
+/// gets the whole recording again. For device-like timing, pace it
+/// (``RecordingSource/init(_:pacedBy:)-(_,MonotonicClock)``).
 public final class MotionManager: Sendable {
   /// How long to wait before asking a source again after a transient error.
   public struct RetryPolicy: Hashable, Sendable {
@@ -91,7 +111,8 @@ public final class MotionManager: Sendable {
   public let settings: AttitudeEstimator.Settings
   /// How transient source errors are retried.
   public let retryPolicy: RetryPolicy
-  let sleep: @Sendable (Double) async throws -> Void
+  /// The clock: retry waits, and the arrival times of ``MotionSamples``.
+  public let clock: MonotonicClock
   let state = Mutex(State())
   /// Where the pull loop runs.
   let executor = QueueTaskExecutor(label: "swell.motion-manager")
@@ -105,20 +126,16 @@ public final class MotionManager: Sendable {
   ///   - source: Where samples come from.
   ///   - settings: Estimator settings for fusing raw samples.
   ///   - retryPolicy: The waits after transient source errors.
-  ///   - sleep: How to wait a number of seconds (default: `Task.sleep`; tests pass a manual
-  ///     clock's sleep).
+  ///   - clock: The clock the retry waits run on and sample arrivals are stamped with (default
+  ///     `MonotonicClock/continuous`; tests pass a `ManualMonotonicClock`'s).
   public init(
     source: any MotionSource, settings: AttitudeEstimator.Settings = .init(),
-    retryPolicy: RetryPolicy = RetryPolicy(),
-    sleep: (@Sendable (Double) async throws -> Void)? = nil
+    retryPolicy: RetryPolicy = RetryPolicy(), clock: MonotonicClock = .continuous
   ) {
     self.source = source
     self.settings = settings
     self.retryPolicy = retryPolicy
-    self.sleep =
-      sleep ?? { seconds in
-        try await Task.sleep(for: .nanoseconds(Int64(min(max(seconds, 0), 3600) * 1e9)))
-      }
+    self.clock = clock
   }
 
   // MARK: - State
@@ -134,8 +151,13 @@ public final class MotionManager: Sendable {
     var raw: [RawKind: RawSubscription] = [:]
     var imu: MotionSamples<IMUSample>?
     var nextID = 1
+    /// Whether a run goes on, and which.
+    var run = MotionRunState()
+    /// The running run's loop.
     var loop: Task<Void, Never>?
-    var loopID = 0
+    /// The end of the last run: its loop finished and its source stopped. The next run waits
+    /// for it before it restarts the source.
+    var lastRunEnd: Task<Void, Never>?
     var sourceErrorHandler: (@Sendable (MotionManagerError) -> Void)?
     var intervals: [RawKind: Double] = [:]
     var latestRaw = LatestRaw()
@@ -354,7 +376,7 @@ public final class MotionManager: Sendable {
   public func deviceMotionSamples(
     using referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical, capacity: Int = 1024
   ) -> MotionSamples<DeviceMotion> {
-    let samples = MotionSamples<DeviceMotion>(capacity: capacity)
+    let samples = MotionSamples<DeviceMotion>(capacity: capacity, clock: clock)
     let id = startMotion(referenceFrame, .samples(samples))
     samples.onCancel { [weak self] in self?.stopMotion(id: id) }
     return samples
@@ -366,33 +388,36 @@ public final class MotionManager: Sendable {
   }
 
   /// Waits until the running updates of every kind end (the source ended or failed, or the
-  /// updates were stopped).
+  /// updates were stopped) and the source has been stopped.
   public func waitUntilUpdatesEnd() async {
     let task = state.withLock { $0.loop }
     await task?.value
+    let end = state.withLock { $0.loop == nil ? $0.lastRunEnd : nil }
+    await end?.value
   }
 
   @discardableResult
   private func startMotion(_ frame: AttitudeReferenceFrame, _ delivery: Delivery) -> Int {
-    stopMotion(id: nil)
+    // Replacing running device-motion updates keeps the run (and the source) going.
+    let replaced: MotionSubscription? = state.withLock { s in
+      defer { s.motion = nil }
+      return s.motion
+    }
+    replaced?.delivery.end()
     let (declination, id, interval, override) = state.withLock { s in
       s.frame = frame
       defer { s.nextID += 1 }
       return (s.declination, s.nextID, s.deviceMotionInterval, s.fusionMode)
     }
-    let mode = override ?? AttitudeEstimator.Mode(referenceFrame: frame)
-    let needsMagnetometer = mode == .nineD && source.providesRawSamples
-    if source.sensorsAreKnown && !source.hasMagnetometer
-      && (needsMagnetometer || (frame.needsMagnetometer && !source.providesRawSamples))
-    {
-      delivery.fail(Self.missingMagnetometer(source: source.name, frame: frame), final: true)
-      return id
-    }
-    if frame == .xTrueNorthZVertical && declination == nil {
-      delivery.fail(
-        MotionManagerError(
-          .trueNorthNotAvailable, "xTrueNorthZVertical needs magneticDeclination to be set"),
-        final: true)
+    // The one 6D/9D decision (fusionMode(for:override:sourceName:hasMagnetometer:)); a source
+    // that learns its sensors from its samples is checked at its first sample instead.
+    let mode: AttitudeEstimator.Mode
+    do {
+      mode = try Self.fusionMode(
+        source: source, frame: frame, override: override, declination: declination)
+    } catch {
+      delivery.fail(error, final: true)
+      stopLoopIfIdle()
       return id
     }
     state.withLock { s in
@@ -424,38 +449,59 @@ public final class MotionManager: Sendable {
     stopLoopIfIdle()
   }
 
-  // MARK: - The loop
+  // MARK: - The loop (the driver of MotionRunState)
 
-  /// Starts the pull loop if it is not running.
+  /// Begins a run if none goes on (called after a subscription was added).
   func ensureLoop() {
     state.withLock { s in
-      guard s.loop == nil else { return }
-      s.loopID += 1
-      let loopID = s.loopID
+      guard case .beginRun(let run, let restart) = s.run.started() else { return }
+      let previous = s.lastRunEnd
       // The loop runs on a thread of the manager's own (a serial dispatch queue), not on
       // Swift's cooperative pool: consumers may block a thread while they wait for samples
       // (`MotionSamples.waitForNext()`), and on a small machine they could otherwise take every
       // thread of the pool the loop needs.
       s.loop = Task.detached(executorPreference: executor) { [self] in
-        await self.run(loopID: loopID)
+        await previous?.value
+        await self.run(run, restart: restart)
       }
     }
   }
 
-  /// Cancels the loop when nothing subscribes any more, and stops the source.
+  /// Ends the run when nothing subscribes any more: cancels the loop and stops the source.
   func stopLoopIfIdle() {
-    let task: Task<Void, Never>? = state.withLock { s in
-      guard s.isIdle, let t = s.loop else { return nil }
+    state.withLock { s in
+      guard s.isIdle, case .endRun = s.run.lastUpdatesStopped() else { return }
+      s.loop?.cancel()
+      s.lastRunEnd = stoppingSource(after: s.loop)
       s.loop = nil
-      return t
     }
-    guard let task else { return }
-    task.cancel()
-    let source = self.source
-    Task.detached { await source.stop() }
   }
 
-  private func run(loopID: Int) async {
+  /// A task that stops the source (at once, so that a pending `next()` returns) and then
+  /// waits for the run's loop to finish.
+  private func stoppingSource(after loop: Task<Void, Never>?) -> Task<Void, Never> {
+    let source = self.source
+    return Task.detached {
+      await source.stop()
+      await loop?.value
+    }
+  }
+
+  private func run(_ run: Int, restart: Bool) async {
+    if restart {
+      do {
+        try await source.restart()
+      } catch is CancellationError {
+        return
+      } catch {
+        endAll(
+          run: run,
+          failure: MotionManagerError(
+            .notAvailable, "\(source.name) cannot restart after a stop: \(error)",
+            sourceMessage: "\(error)"))
+        return
+      }
+    }
     var fuser: DeviceMotionFuser?
     var fuserID = 0
     var failures = 0
@@ -471,7 +517,7 @@ public final class MotionManager: Sendable {
         failures += 1
         reportTransient(error)
         do {
-          try await sleep(retryPolicy.delay(afterFailures: failures))
+          try await clock.sleep(until: clock.now() + retryPolicy.delay(afterFailures: failures))
         } catch {
           break
         }
@@ -479,18 +525,19 @@ public final class MotionManager: Sendable {
       } catch {
         if Task.isCancelled { break }
         endAll(
-          loopID: loopID,
+          run: run,
           failure: MotionManagerError(
             .notAvailable, "\(source.name) failed: \(error)", sourceMessage: "\(error)"))
         return
       }
       guard let event else {
-        endAll(loopID: loopID, failure: nil)
+        sourceEnded(run: run)
         return
       }
       // Fuse for the device-motion subscription (the fuser is this task's own).
-      let subscription = state.withLock {
-        $0.motion.map { ($0.id, $0.frame, $0.mode, $0.declination) }
+      let subscription = state.withLock { s in
+        s.run.delivered(run: run)
+        return s.motion.map { ($0.id, $0.frame, $0.mode, $0.declination) }
       }
       var motion: DeviceMotion?
       if let (id, frame, mode, declination) = subscription {
@@ -504,7 +551,7 @@ public final class MotionManager: Sendable {
         case .sample(let s):
           if mode == .nineD && s.magnetometer == nil && !source.sensorsAreKnown {
             let error = Self.missingMagnetometer(source: source.name, frame: frame)
-            endAll(loopID: loopID, failure: error)
+            endAll(run: run, failure: error)
             return
           }
           motion = fuser?.update(s)
@@ -516,6 +563,28 @@ public final class MotionManager: Sendable {
         collectDeliveries(&s, event: event, motion: motion, motionID: fuserID)
       }
       await deliveries.perform()
+    }
+    // Cancelled by a stop (the run is already over: ignored), or the source threw a
+    // cancellation of its own: the run ends as if the source had ended.
+    sourceEnded(run: run)
+  }
+
+  /// The source ended: end the updates, or fail them when a restarted source gave nothing.
+  private func sourceEnded(run: Int) {
+    let action = state.withLock { s in
+      // Peek: endAll makes the transition.
+      var copy = s.run
+      return copy.sourceEnded(run: run)
+    }
+    switch action {
+    case .ignore: return
+    case .endUpdates: endAll(run: run, failure: nil)
+    case .failEndedAfterRestart:
+      endAll(
+        run: run,
+        failure: MotionManagerError(
+          .notAvailable,
+          "\(source.name) ended at once when restarted: it cannot deliver after a stop"))
     }
   }
 
@@ -623,23 +692,23 @@ public final class MotionManager: Sendable {
     handler?(reported)
   }
 
-  /// Ends every subscription: the source ended (`failure` nil) or failed for good.
-  private func endAll(loopID: Int, failure: MotionManagerError?) {
-    let (motion, raw, imu, handler) = state.withLock { s in
-      guard s.loopID == loopID else {
-        return (
-          MotionSubscription?.none, [RawSubscription](), MotionSamples<IMUSample>?.none,
-          s.sourceErrorHandler
-        )
-      }
+  /// Ends every subscription of a run: the source ended (`failure` nil) or failed for good.
+  /// Called by the run's own loop, which returns right after.
+  private func endAll(run: Int, failure: MotionManagerError?) {
+    let ended = state.withLock {
+      s -> (MotionSubscription?, [RawSubscription], MotionSamples<IMUSample>?)? in
+      guard s.run.sourceFailed(run: run) else { return nil }
       defer {
         s.motion = nil
         s.raw = [:]
         s.imu = nil
+        s.lastRunEnd = stoppingSource(after: s.loop)
         s.loop = nil
       }
-      return (s.motion, Array(s.raw.values), s.imu, s.sourceErrorHandler)
+      return (s.motion, Array(s.raw.values), s.imu)
     }
+    guard let (motion, raw, imu) = ended else { return }
+    let handler = state.withLock { $0.sourceErrorHandler }
     if let failure {
       handler?(failure)
       motion?.delivery.fail(failure, final: true)
@@ -650,8 +719,6 @@ public final class MotionManager: Sendable {
       for r in raw { r.delivery.end() }
       imu?.finish()
     }
-    let source = self.source
-    Task.detached { await source.stop() }
   }
 }
 

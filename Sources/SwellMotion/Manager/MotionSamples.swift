@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SwellTime
 import Synchronization
 
 /// Every sample a ``MotionManager`` produces, in order, with back-pressure: the manager's loop
@@ -26,7 +27,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
 
   private struct State {
     var queue: [Element] = []
-    /// When each queued element arrived, seconds on `CLOCK_MONOTONIC`.
+    /// When each queued element arrived, seconds on ``clock``.
     var arrivals: [Double] = []
     var head = 0
     var ended = false
@@ -68,10 +69,14 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
     }
   }
 
+  /// The clock the arrival times are read on: the manager's ``MotionManager/clock``.
+  public let clock: MonotonicClock
+
   private let state = Mutex(State())
 
-  init(capacity: Int) {
+  init(capacity: Int, clock: MonotonicClock) {
     self.capacity = Swift.max(1, capacity)
+    self.clock = clock
   }
 
   // MARK: - Producer (the manager's loop)
@@ -85,7 +90,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
       if s.ended { return (true, nil) }
       if s.count >= capacity { return (false, nil) }
       s.queue.append(element)
-      s.arrivals.append(monotonicNow())
+      s.arrivals.append(clock.now())
       return (true, s.wakeConsumer())
     }
     consumer?.resume()
@@ -100,7 +105,7 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
         if s.ended { return false }
         if s.count >= capacity { return true }
         s.queue.append(element)
-        s.arrivals.append(monotonicNow())
+        s.arrivals.append(clock.now())
         s.wakeConsumer()?.resume()
         return false
       }
@@ -161,8 +166,9 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
   }
 
   /// Takes every queued sample without waiting, with the time each arrived: when the manager
-  /// queued it, right after the source delivered it, in seconds on the system's monotonic clock
-  /// (`CLOCK_MONOTONIC`), for measuring how old a sample is when it is shown.
+  /// queued it, right after the source delivered it, in seconds on ``clock`` (the manager's;
+  /// by default `MonotonicClock/continuous`, `CLOCK_MONOTONIC`), for measuring how old a sample
+  /// is when it is shown.
   ///
   /// - Returns: The samples with their arrival times, oldest first.
   /// - Throws: The final ``MotionManagerError`` once the queue is empty and the source failed.
@@ -263,11 +269,4 @@ public final class MotionSamples<Element: Sendable>: AsyncSequence, Sendable {
   ///
   /// - Returns: An iterator over the remaining samples.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(samples: self) }
-}
-
-/// Seconds on `CLOCK_MONOTONIC`.
-func monotonicNow() -> Double {
-  var t = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &t)
-  return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }

@@ -27,23 +27,18 @@ public enum AtomicWrite {
     try writer.write(data)
     try writer.commit()
   }
-
-  /// Removes the temporary files of every write in progress in this process (for a signal
-  /// handler: an interrupted run leaves no hidden `.NAME.tmp-N` behind). Safe to call from any
-  /// thread; the writers' later calls fail.
-  public static func removeUnfinishedFiles() { UnfinishedOutputs.removeAll() }
 }
 
 /// Shortest text that reads back as the same `Double` (Swift's round-trip formatting), with
 /// integers written without a fraction (`3` rather than `3.0`).
-func formatNumber(_ v: Double) -> String {
+package func formatNumber(_ v: Double) -> String {
   if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
   return "\(v)"
 }
 
 /// A file written piece by piece under a temporary name in its destination's folder and renamed
 /// into place by ``commit()``: the streaming form of ``AtomicWrite``, for outputs too large to
-/// hold in memory (``DeviceMotionCSV`` rows of a long recording). Text is buffered and written
+/// hold in memory (`DeviceMotionCSV` rows of a long recording). Text is buffered and written
 /// in blocks of about 1 MiB. Dropped without a commit (an error, an early return), the
 /// temporary file is removed. A special destination (`-`, a FIFO, a character device, a link to
 /// one) is written in place as the blocks fill (see ``AtomicWrite``).

@@ -67,6 +67,19 @@ public protocol MotionSource: AnyObject, Sendable {
   /// makes a pending or later ``next()`` return `nil`. ``MotionManager`` calls it when its
   /// updates stop. Calling it twice is harmless. (A synchronous `stop()` fulfils it.)
   func stop() async
+
+  /// Makes a stopped (or ended) source deliver again: ``MotionManager`` calls it when updates
+  /// start after a ``stop()``, before it asks for the next event (never while a ``next()`` is
+  /// pending, never before the ``stop()`` has returned).
+  ///
+  /// A live source reopens what ``stop()`` released; a recording replays from its first event
+  /// (``RecordingSource``). A source that cannot deliver again throws; the manager then fails
+  /// the updates with `notAvailable` (109) and the reason. Default: nothing, for a source whose
+  /// ``next()`` opens what it needs (an `IIOSource`); if such a source still ends at once,
+  /// the manager reports that as `notAvailable` too.
+  ///
+  /// - Throws: A ``MotionSourceError`` saying why the source cannot deliver again.
+  func restart() async throws
 }
 
 extension MotionSource {
@@ -75,5 +88,8 @@ extension MotionSource {
 
   /// True: most sources deliver raw samples.
   public var providesRawSamples: Bool { true }
+
+  /// Nothing: the source's ``next()`` reopens what it needs.
+  public func restart() async throws {}
 
 }

@@ -1,20 +1,28 @@
 import Foundation
+import SwellTime
 import Synchronization
 
 /// A ``MotionSource`` replaying a recording: raw samples (to be fused) or device motion.
 ///
 /// Three kinds of recording:
 /// - one loaded in memory (``init(_:loops:)``, any ``MotionRecording``);
-/// - a raw IMU or device-motion CSV file **streamed** from disk (``init(contentsOf:loops:)``):
-///   it holds about 1 MiB of the file whatever the recording's length, so a day of 200 Hz
-///   samples replays in constant memory (other formats, Sensor Logger and phyphox exports, are
-///   loaded whole);
+/// - a raw IMU or device-motion CSV file **streamed** from disk (`init(contentsOf:loops:)`, in
+///   `SwellRecordings`): it holds about 1 MiB of the file whatever the recording's length, so a
+///   day of 200 Hz samples replays in constant memory (other formats, Sensor Logger and phyphox
+///   exports, are loaded whole);
 /// - with ``loops``, the recording starts again when it ends: pass *k* is shifted by *k* times
 ///   the period (the recording's span plus its mean sample interval), so time keeps increasing.
 ///
-/// Replayed either as fast as possible, or at recorded speed (``init(_:pacedBy:)``): event *i*
+/// Replayed either as fast as possible, or at recorded speed (`init(_:pacedBy:)`): event *i*
 /// is returned when the injected clock has advanced `tᵢ − t₀` seconds past the first call to
-/// ``next()``, so tests pace it with a manual clock and live views with `ContinuousClock`.
+/// ``next()`` (of the current pass), so tests pace it with a `ManualMonotonicClock` and live
+/// views with `MonotonicClock/continuous`.
+///
+/// **Stop and restart.** ``stop()`` ends the replay; ``restart()`` (which ``MotionManager`` calls
+/// when updates start again after a stop) replays the recording **from its first event**, with
+/// the pacing started afresh: one rule, whether the replay had ended or was stopped halfway. A
+/// replay has no time of its own to resume at, so each run of the manager gets the whole
+/// recording.
 public final class RecordingSource: MotionSource {
   /// A short name, `recording:NAME`.
   public let name: String
@@ -31,39 +39,26 @@ public final class RecordingSource: MotionSource {
 
   private enum Storage {
     case memory([MotionEvent])
-    case file(URL, isRaw: Bool)
-  }
-
-  private enum Reader {
-    case raw(RawIMUCSV.Reader)
-    case deviceMotion(DeviceMotionCSV.Reader)
-
-    mutating func next() throws(RecordingError) -> MotionEvent? {
-      switch self {
-      case .raw(var r):
-        defer { self = .raw(r) }
-        return try r.next().map(MotionEvent.sample)
-      case .deviceMotion(var r):
-        defer { self = .deviceMotion(r) }
-        return try r.next().map(MotionEvent.deviceMotion)
-      }
-    }
+    /// Events read by a reader opened afresh for every pass.
+    case stream(@Sendable () throws(RecordingError) -> any RecordingEventReader)
   }
 
   private struct State {
     var index = 0
-    var reader: Reader?
+    var reader: (any RecordingEventReader)?
     var pass = 0
     /// Events in the current pass (to find the period after the first pass).
     var countInPass = 0
     var period: Double?
     var stopped = false
+    /// For a paced replay, the clock's time at the pass's first ``next()``.
+    var origin: Double?
   }
 
   private let storage: Storage
   private let state: Mutex<State>
-  /// Sleeps until a given offset after the first event's release (nil: as fast as possible).
-  private let sleeper: (@Sendable (Duration) async throws -> Void)?
+  /// The clock that paces the replay (nil: as fast as possible).
+  private let pacing: MonotonicClock?
 
   /// Creates a source replaying a recording as fast as possible.
   ///
@@ -85,16 +80,16 @@ public final class RecordingSource: MotionSource {
     storage = .memory(events)
     self.loops = loops
     state = Mutex(State())
-    sleeper = nil
+    pacing = nil
   }
 
   /// Creates a source replaying a recording at recorded speed on a clock.
   ///
   /// - Parameters:
   ///   - recording: The recording.
-  ///   - clock: The clock that paces the replay (e.g. `ContinuousClock()`, or a manual clock in
-  ///     tests).
-  public init<C: Clock<Duration>>(_ recording: MotionRecording, pacedBy clock: C) {
+  ///   - clock: The clock that paces the replay (`MonotonicClock/continuous`, or a
+  ///     `ManualMonotonicClock`'s in tests).
+  public init(_ recording: MotionRecording, pacedBy clock: MonotonicClock) {
     name = "recording:\(recording.name)"
     hasMagnetometer = recording.hasMagnetometer
     if case .deviceMotion(_, let frame) = recording.content {
@@ -108,112 +103,44 @@ public final class RecordingSource: MotionSource {
     storage = .memory(recording.events)
     loops = false
     state = Mutex(State())
-    let start = Mutex<C.Instant?>(nil)
-    sleeper = { offset in
-      let origin = start.withLock { s -> C.Instant in
-        if let s { return s }
-        let now = clock.now
-        s = now
-        return now
-      }
-      try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
-    }
+    pacing = clock
   }
 
-  /// Opens a recording file, folder or zip: a raw IMU or device-motion CSV is streamed from
-  /// disk; any other format (``MotionRecording/load(from:)``) is loaded whole.
-  ///
-  /// The first sample is read here, so a file without samples, or with a bad first row, fails
-  /// now with the file, line and column. The span (``timeSpan``) is read from the file's last
-  /// row.
+  /// Creates a source replaying a recording at recorded speed on a Swift `Clock`.
   ///
   /// - Parameters:
-  ///   - url: The recording.
-  ///   - loops: Start again when it ends (default false).
-  /// - Throws: ``RecordingError`` naming the file (and line and column) of the problem.
-  public convenience init(contentsOf url: URL, loops: Bool = false) throws(RecordingError) {
-    let name = url.lastPathComponent
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      throw RecordingError(file: url.path, message: "no such file or folder")
-    }
-    if !isDirectory.boolValue, let kind = try Self.streamableKind(url) {
-      try self.init(streaming: url, isRaw: kind, loops: loops)
-      return
-    }
-    let recording = try MotionRecording.load(from: url)
-    guard recording.count > 0 else {
-      throw RecordingError(file: name, message: "the recording has no samples")
-    }
-    self.init(recording, loops: loops)
+  ///   - recording: The recording.
+  ///   - clock: The clock that paces the replay (e.g. `ContinuousClock()`).
+  public convenience init<C: Clock<Duration>>(_ recording: MotionRecording, pacedBy clock: C) {
+    self.init(recording, pacedBy: MonotonicClock(clock))
   }
 
-  private init(streaming url: URL, isRaw: Bool, loops: Bool) throws(RecordingError) {
-    name = "recording:\(url.lastPathComponent)"
-    var reader: Reader
-    if isRaw {
-      reader = .raw(try RawIMUCSV.Reader(url: url))
-      deviceMotionReferenceFrame = nil
-    } else {
-      let r = try DeviceMotionCSV.Reader(url: url)
-      deviceMotionReferenceFrame = r.referenceFrame
-      reader = .deviceMotion(r)
-    }
-    providesRawSamples = isRaw
-    guard let first = try reader.next() else {
-      throw RecordingError(file: url.lastPathComponent, message: "the recording has no samples")
-    }
-    switch first {
-    case .sample(let s): hasMagnetometer = s.magnetometer != nil
-    case .deviceMotion(let m): hasMagnetometer = m.magneticField.accuracy != .uncalibrated
-    }
-    let t0 = first.timestamp
-    let last = try Self.lastTimestamp(url, isRaw: isRaw) ?? t0
-    timeSpan = t0...max(t0, last)
-    storage = .file(url, isRaw: isRaw)
+  /// Creates a source streaming events from a reader that is opened again for every pass (the
+  /// file readers of `SwellRecordings`).
+  ///
+  /// - Parameters:
+  ///   - name: The recording's name (the source is `recording:NAME`).
+  ///   - hasMagnetometer: Whether the events carry magnetometer readings.
+  ///   - deviceMotionReferenceFrame: The frame of fused device motion, or `nil` for raw samples.
+  ///   - timeSpan: The first and last timestamps of one pass, seconds.
+  ///   - loops: Start again when it ends.
+  ///   - open: Opens a reader at the first event.
+  /// - Throws: ``RecordingError`` when the first reader cannot be opened.
+  package init(
+    streaming name: String, hasMagnetometer: Bool,
+    deviceMotionReferenceFrame: AttitudeReferenceFrame?, timeSpan: ClosedRange<Double>,
+    loops: Bool,
+    open: @escaping @Sendable () throws(RecordingError) -> any RecordingEventReader
+  ) throws(RecordingError) {
+    self.name = "recording:\(name)"
+    self.hasMagnetometer = hasMagnetometer
+    self.deviceMotionReferenceFrame = deviceMotionReferenceFrame
+    providesRawSamples = deviceMotionReferenceFrame == nil
+    self.timeSpan = timeSpan
     self.loops = loops
-    // Reopen so that the first event is delivered by next().
-    let fresh: Reader =
-      isRaw
-      ? .raw(try RawIMUCSV.Reader(url: url)) : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
-    state = Mutex(State(reader: fresh))
-    sleeper = nil
-  }
-
-  /// Whether a file is a raw IMU CSV (true), a device-motion CSV (false), or neither (`nil`),
-  /// from its first record.
-  private static func streamableKind(_ url: URL) throws(RecordingError) -> Bool? {
-    var file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
-    guard let line = try file.nextRecord() else { return nil }
-    var fields: [Range<Int>] = []
-    file.scanner.split(line, into: &fields)
-    let names = fields.map { file.scanner.text($0) }
-    if RawIMUCSV.matches(header: names) { return true }
-    if DeviceMotionCSV.matches(header: names) { return false }
-    return nil
-  }
-
-  /// The time of the last row of a CSV recording, read from the end of the file (the last 64
-  /// KiB); `nil` when it cannot be read there.
-  private static func lastTimestamp(_ url: URL, isRaw: Bool) throws(RecordingError) -> Double? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    guard let size = try? handle.seekToEnd() else { return nil }
-    let start = size > 65_536 ? size - 65_536 : 0
-    guard (try? handle.seek(toOffset: start)) != nil,
-      let data = try? handle.readToEnd()
-    else { return nil }
-    // Bytes, not Characters: in a String "\r\n" is one Character.
-    let lines = data.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
-    for line in lines.reversed() {
-      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-      if text.isEmpty || text.hasPrefix("#") { continue }
-      let first =
-        text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-        .first.map(String.init) ?? ""
-      return Double(first.trimmingCharacters(in: .whitespaces))
-    }
-    return nil
+    storage = .stream(open)
+    state = Mutex(State(reader: try open()))
+    pacing = nil
   }
 
   /// The number of events of one pass when the recording is in memory; `nil` when it is
@@ -231,31 +158,57 @@ public final class RecordingSource: MotionSource {
   ///   line and column; not transient), or `CancellationError` when the waiting task is
   ///   cancelled.
   public func next() async throws -> MotionEvent? {
-    let result: Result<(event: MotionEvent, offset: Double)?, RecordingError> = state.withLock {
+    let pacing = self.pacing
+    let result: Result<(event: MotionEvent, due: Double?)?, RecordingError> = state.withLock {
       s in
       guard !s.stopped else { return .success(nil) }
       do throws(RecordingError) {
         guard let e = try nextEvent(&s) else { return .success(nil) }
-        return .success(e)
+        guard let pacing, let first = timeSpan?.lowerBound else { return .success((e.event, nil)) }
+        let origin = s.origin ?? pacing.now()
+        s.origin = origin
+        return .success((e.event, origin + (e.offset - first)))
       } catch {
         return .failure(error)
       }
     }
-    let next: (event: MotionEvent, offset: Double)?
+    let next: (event: MotionEvent, due: Double?)?
     switch result {
     case .success(let n): next = n
     case .failure(let e): throw MotionSourceError(e.description)
     }
     guard let next else { return nil }
-    if let sleeper, let first = timeSpan?.lowerBound {
-      try await sleeper(.seconds(next.offset - first))
+    if let pacing, let due = next.due {
+      try await pacing.sleep(until: due)
     }
     return next.event
   }
 
-  /// Ends the replay: later calls to ``next()`` return `nil`.
+  /// Ends the replay: later calls to ``next()`` return `nil` until ``restart()``.
   public func stop() async {
     state.withLock { $0.stopped = true }
+  }
+
+  /// Replays the recording again from its first event (pass 0, the pacing started afresh at
+  /// the next ``next()``), whether it had ended or was stopped halfway.
+  ///
+  /// - Throws: ``MotionSourceError`` when a streamed file cannot be opened again.
+  public func restart() async throws {
+    let failure: RecordingError? = state.withLock { s in
+      var fresh: (any RecordingEventReader)?
+      if case .stream(let open) = storage {
+        do throws(RecordingError) {
+          fresh = try open()
+        } catch {
+          return error
+        }
+      }
+      let period = s.period
+      s = State(reader: fresh)
+      s.period = period
+      return nil
+    }
+    if let failure { throw MotionSourceError(failure.description) }
   }
 
   /// The next event of the current pass, starting a new pass at the end when looping; the
@@ -282,11 +235,8 @@ public final class RecordingSource: MotionSource {
       s.pass += 1
       s.countInPass = 0
       s.index = 0
-      if case .file(let url, let isRaw) = storage {
-        s.reader =
-          isRaw
-          ? .raw(try RawIMUCSV.Reader(url: url))
-          : .deviceMotion(try DeviceMotionCSV.Reader(url: url))
+      if case .stream(let open) = storage {
+        s.reader = try open()
       }
     }
     return nil
@@ -298,10 +248,19 @@ public final class RecordingSource: MotionSource {
       guard s.index < events.count else { return nil }
       defer { s.index += 1 }
       return events[s.index]
-    case .file:
+    case .stream:
       return try s.reader?.next()
     }
   }
+}
+
+/// Reads a recording's events one by one (a file streamed block by block).
+package protocol RecordingEventReader {
+  /// The next event, or `nil` at the end.
+  ///
+  /// - Returns: The event.
+  /// - Throws: ``RecordingError`` naming the file, line and column of a malformed row.
+  mutating func next() throws(RecordingError) -> MotionEvent?
 }
 
 extension MotionEvent {
@@ -375,8 +334,13 @@ public final class MotionScriptSource: MotionSource {
     return .deviceMotion(script.motion(at: t, timestamp: t))
   }
 
-  /// Ends the script: later calls to ``next()`` return `nil`.
+  /// Ends the script: later calls to ``next()`` return `nil` until ``restart()``.
   public func stop() async {
     index.withLock { $0 = count }
+  }
+
+  /// Plays the script again from its start.
+  public func restart() async throws {
+    index.withLock { $0 = 0 }
   }
 }

@@ -194,8 +194,9 @@ final class OutputFile {
   }
 }
 
-/// The temporary files of the outputs this process is writing, and the encoder processes
-/// writing them.
+/// The temporary files of the outputs this process is writing (every Swell writer's: frames,
+/// videos, traces, recordings, device motion), and the encoder processes writing them: the one
+/// public handle on SwellFiles' registry of unfinished files.
 public enum OutputFiles {
   /// Removes the temporary file of every output in progress in this process (for a signal
   /// handler: an interrupted render leaves no hidden `.NAME.swell-PID-*.tmp` behind), after

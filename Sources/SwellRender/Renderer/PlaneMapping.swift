@@ -94,17 +94,9 @@ struct PlaneMapping {
         out.line(to: q)
         current = p
       case .curve(let p, let c1, let c2):
-        let n = max(segments, 1)
-        for i in 1...n {
-          let t = Double(i) / Double(n)
-          let s = 1 - t
-          let a = s * s * s
-          let b = 3 * s * s * t
-          let c = 3 * s * t * t
-          let d = t * t * t
-          let point = Point(
-            x: a * current.x + b * c1.x + c * c2.x + d * p.x,
-            y: a * current.y + b * c1.y + c * c2.y + d * p.y)
+        let points = Path.cubicPoints(
+          from: current, control1: c1, control2: c2, to: p, segments: segments)
+        for point in points {
           guard let q = map(point) else { return nil }
           out.line(to: q)
         }

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The encoder settings follow measurements on a 2-core machine (linux-platform notes, §17):
 /// H.264 `medium`/CRF 20 MP4 in yuv420p with `+faststart` plays everywhere (converted and tagged
-/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF uses
-/// a single-pass `palettegen`/`paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops
+/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF is
+/// made in two passes with bounded memory (``gifSideFiles(for:)``): one palette from every frame
+/// (`palettegen`), then `paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops
 /// forever.
 public struct FFmpegOptions: Hashable, Sendable {
   /// The environment variable that overrides the ffmpeg executable: `SWELL_FFMPEG`.
@@ -93,7 +94,41 @@ public struct FFmpegOptions: Hashable, Sendable {
     "-color_range", "tv",
   ]
 
-  /// The ffmpeg arguments that read raw BGRA frames from standard input and write a video.
+  /// The two files a GIF export writes beside its output between its passes: the palette
+  /// (`OUTPUT.palette.png`) and the frames, losslessly compressed (`OUTPUT.frames.nut`, PNG
+  /// frames in NUT).
+  ///
+  /// A one-pass `split`+`palettegen`+`paletteuse` holds every frame in memory until the input
+  /// ends (palettegen gives its palette only then): 12 MB a frame at 1170 × 2532, 3 GB for 5 s
+  /// at 50 fps. The first pass instead streams each frame into `palettegen` (a colour
+  /// histogram, bounded) and into the compressed frames file; the second
+  /// (``gifEncodeArguments(output:)``) reads the palette and streams the frames through
+  /// `paletteuse`. The GIF is the same as the one-pass GIF's, byte for byte.
+  ///
+  /// - Parameter output: The GIF file ffmpeg writes.
+  /// - Returns: The palette image's path and the frames file's path.
+  public static func gifSideFiles(for output: String) -> (palette: String, frames: String) {
+    (output + ".palette.png", output + ".frames.nut")
+  }
+
+  /// The GIF's second pass: the frames of the first pass through `paletteuse` (Bayer dither,
+  /// only the changed rectangle of each frame re-dithered) with its palette, looping forever.
+  ///
+  /// - Parameter output: The GIF file ffmpeg writes; the side files are
+  ///   ``gifSideFiles(for:)``.
+  /// - Returns: The arguments, without the executable.
+  public func gifEncodeArguments(output: String) -> [String] {
+    let side = Self.gifSideFiles(for: output)
+    return [
+      "-hide_banner", "-loglevel", "error", "-y", "-i", side.frames, "-i", side.palette,
+      "-filter_complex", "[0:v][1:v]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle",
+      "-loop", "0", "-f", "gif", output,
+    ]
+  }
+
+  /// The ffmpeg arguments that read raw BGRA frames from standard input and write a video (for
+  /// GIF: its first pass, which writes the side files ``gifSideFiles(for:)``; the GIF itself is
+  /// made by ``gifEncodeArguments(output:)``).
   ///
   /// Colour: an MP4 is converted to Y′CbCr with the BT.709 matrix (limited range) and tagged
   /// BT.709 (matrix, primaries, transfer) in the H.264 stream and the MP4 `colr` box, so players
@@ -124,14 +159,18 @@ public struct FFmpegOptions: Hashable, Sendable {
     ]
     switch format {
     case .gif:
-      arguments += [
-        "-filter_complex",
-        "[0:v]split[a][b];[a]palettegen=stats_mode=diff[p];"
-          + "[b][p]paletteuse=dither=bayer:bayer_scale=3:diff_mode=rectangle",
-        "-loop", "0", "-f", "gif",
+      let side = Self.gifSideFiles(for: output)
+      return arguments + [
+        "-filter_complex", "[0:v]split[a][b];[a]palettegen=stats_mode=diff[p]",
+        "-map", "[p]", "-f", "image2", "-update", "1", side.palette,
+        // zlib level 1: half the CPU time of the default level for a few more bytes a frame.
+        "-map", "[b]", "-c:v", "png", "-compression_level", "1", "-f", "nut", side.frames,
       ]
     case .webp:
+      // RGBA in: given BGRA, ffmpeg 5.1's libwebp_anim grew by about 5 MB a frame at
+      // 1170 × 2532 (2 GB for 6 s); from RGBA it stays near 150 MB and writes the same file.
       arguments += [
+        "-vf", "format=rgba",
         "-c:v", "libwebp_anim", "-lossless", "0", "-quality", String(webPQuality), "-loop", "0",
         "-f", "webp",
       ]

@@ -46,6 +46,11 @@ private final class ErrorTail: Sendable {
 /// error lines are in the message), a full disk, an incomplete file or an unwritable folder give a
 /// one-line ``RenderError`` and leave no file behind.
 /// `SIGPIPE` is ignored so an early exit never kills the process.
+///
+/// A GIF is made in two passes (``FFmpegOptions/gifSideFiles(for:)``) so that memory stays
+/// bounded however long it is: the frames stream into a palette and a losslessly compressed
+/// frames file beside the output while they are drawn, and ``finish()`` runs the second pass,
+/// which dithers them to the palette; both side files are removed on every path.
 public final class VideoSink: FrameSink {
   /// The video file.
   public let path: String
@@ -65,6 +70,17 @@ public final class VideoSink: FrameSink {
     var file: OutputFile
     var canvas: RasterCanvas
     var configuration: FrameConfiguration
+    var executable: String
+    /// The GIF's palette and frames between its passes (empty for other formats).
+    var sideFiles: [String]
+
+    /// Removes the side files (idempotent).
+    func removeSideFiles() {
+      for f in sideFiles {
+        unlink(f)
+        UnfinishedOutputs.remove(f)
+      }
+    }
   }
   private var session: Session?
   private var environment: [String: String]
@@ -116,6 +132,12 @@ public final class VideoSink: FrameSink {
     process.arguments = options.arguments(
       for: format, pixelWidth: configuration.pixelWidth, pixelHeight: configuration.pixelHeight,
       framesPerSecond: configuration.framesPerSecond, output: file.temporaryPath)
+    var sideFiles: [String] = []
+    if format == .gif {
+      let side = FFmpegOptions.gifSideFiles(for: file.temporaryPath)
+      sideFiles = [side.palette, side.frames]
+      for f in sideFiles { UnfinishedOutputs.insert(f) }
+    }
     let input = Pipe()
     let errorPipe = Pipe()
     // Keep our ends out of other children started meanwhile, so EOF reaches this encoder.
@@ -128,6 +150,7 @@ public final class VideoSink: FrameSink {
       try process.run()
     } catch {
       file.discard()
+      for f in sideFiles { UnfinishedOutputs.remove(f) }
       throw RenderError(
         .encoderMissing, path: path,
         reason:
@@ -141,7 +164,8 @@ public final class VideoSink: FrameSink {
     errors.start(reading: errorPipe.fileHandleForReading.fileDescriptor)
     session = Session(
       process: process, input: input, errorPipe: errorPipe, errors: errors, file: file,
-      canvas: canvas, configuration: configuration)
+      canvas: canvas, configuration: configuration, executable: executable,
+      sideFiles: sideFiles)
   }
 
   /// Draws the next frame at the configured scale and sends it to the encoder.
@@ -198,12 +222,37 @@ public final class VideoSink: FrameSink {
     try? session.input.fileHandleForWriting.close()
     session.process.waitUntilExit()
     UnfinishedOutputs.removeEncoder(session.process.processIdentifier)
-    let tail = session.errors.finish()
+    var tail = session.errors.finish()
     self.session = nil
-    let process = session.process
+    var process = session.process
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      session.removeSideFiles()
       session.file.discard()
       throw RenderError(.encoderFailed, path: path, reason: Self.describe(process, tail: tail))
+    }
+    if format == .gif {
+      // ffmpeg 5 exits 0 after failing to write a file (a full disk): the first pass's side
+      // files would be short.
+      if tail.contains("Error writing trailer") || tail.contains("No space left on device") {
+        session.removeSideFiles()
+        session.file.discard()
+        throw RenderError(.encoderFailed, path: path, reason: "ffmpeg could not finish: \(tail)")
+      }
+      // The second pass: the palette and the frames of the first, dithered into the GIF.
+      do throws(RenderError) {
+        (process, tail) = try runSecondPass(session)
+      } catch {
+        session.removeSideFiles()
+        session.file.discard()
+        throw error
+      }
+      session.removeSideFiles()
+      guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        session.file.discard()
+        throw RenderError(
+          .encoderFailed, path: path,
+          reason: "the GIF's second pass failed: " + Self.describe(process, tail: tail))
+      }
     }
     var info = stat()
     guard stat(session.file.temporaryPath, &info) == 0, info.st_size > 0 else {
@@ -228,6 +277,34 @@ public final class VideoSink: FrameSink {
     try session.file.commit()
   }
 
+  /// Runs the GIF's second pass (``FFmpegOptions/gifEncodeArguments(output:)``) to its end.
+  private func runSecondPass(_ session: Session) throws(RenderError) -> (Process, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: session.executable)
+    process.arguments = options.gifEncodeArguments(output: session.file.temporaryPath)
+    let errorPipe = Pipe()
+    _ = fcntl(errorPipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errorPipe
+    do {
+      try process.run()
+    } catch {
+      throw RenderError(
+        .encoderFailed, path: path,
+        reason: "cannot start ffmpeg '\(session.executable)' for the GIF's second pass (\(error))")
+    }
+    UnfinishedOutputs.insertEncoder(process.processIdentifier)
+    try? errorPipe.fileHandleForWriting.close()
+    let errors = ErrorTail()
+    errors.start(reading: errorPipe.fileHandleForReading.fileDescriptor)
+    process.waitUntilExit()
+    UnfinishedOutputs.removeEncoder(process.processIdentifier)
+    let tail = errors.finish()
+    try? errorPipe.fileHandleForReading.close()
+    return (process, tail)
+  }
+
   /// Stops the encoder and removes its partial output.
   public func cancel() {
     guard session != nil else { return }
@@ -248,6 +325,7 @@ public final class VideoSink: FrameSink {
     session.process.waitUntilExit()
     UnfinishedOutputs.removeEncoder(session.process.processIdentifier)
     let tail = session.errors.finish()
+    session.removeSideFiles()
     session.file.discard()
     let detail = Self.describe(session.process, tail: tail)
     return RenderError(.encoderFailed, path: path, reason: "\(reason); \(detail)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SwellGeometry
+import SwellTime
 import Synchronization
 
 /// What one buffered scan or one poll delivered: whichever vectors its channels carry, converted
@@ -8,6 +9,9 @@ import Synchronization
 struct IIOReading: Sendable, Hashable {
   /// The scan's `in_timestamp` in nanoseconds, when the scan has one.
   var timestampNanoseconds: Int64?
+  /// For a scan without `in_timestamp`: when it was read, seconds on the source's clock (scans
+  /// read together are spread over the sampling period, see ``IIOBufferStream``).
+  var clockTime: Double?
   /// Specific force, m/s², device frame.
   var accel: Vector3?
   /// Angular velocity, rad/s, device frame.
@@ -39,6 +43,15 @@ struct IIOReading: Sendable, Hashable {
 /// the wanted `scan_elements/*_en` are set to 1, `length` is written, then `enable`. The scan
 /// layout is computed from **every** enabled channel, including ones Swell does not use, so a
 /// channel left enabled by another program does not shift the offsets.
+///
+/// Reads may end anywhere, also in the middle of a scan: the bytes of an unfinished scan are
+/// kept and completed by the next read.
+///
+/// **Scans without a timestamp** (a device with no `in_timestamp` channel, e.g. adxl345) are
+/// stamped on the source's clock when they are read. A read that returns k scans at time T
+/// stamps them T − (k − 1)·p, …, T − p, T, with p one period of the device's sampling frequency
+/// (0 when it reports none): a batch the kernel buffered is spread back over the time it took,
+/// not piled on one instant. A stamp is never earlier than 1 µs after the previous one.
 final class IIOBufferStream: Sendable {
   let device: IIODevice
   let types: [IIOChannelType]
@@ -46,11 +59,12 @@ final class IIOBufferStream: Sendable {
   let characterDevice: String
   private let fd: Int32
   private let sysfs: IIOSysfs
+  private let clock: MonotonicClock
   private let stopRequested = Atomic<Bool>(false)
 
   private init(
     device: IIODevice, types: [IIOChannelType], layout: IIOScanLayout, characterDevice: String,
-    fd: Int32, sysfs: IIOSysfs
+    fd: Int32, sysfs: IIOSysfs, clock: MonotonicClock
   ) {
     self.device = device
     self.types = types
@@ -58,6 +72,7 @@ final class IIOBufferStream: Sendable {
     self.characterDevice = characterDevice
     self.fd = fd
     self.sysfs = sysfs
+    self.clock = clock
   }
 
   /// Configures the device's buffer, opens its character device and starts the reader thread.
@@ -68,12 +83,13 @@ final class IIOBufferStream: Sendable {
   ///   - devRoot: The folder holding `iio:deviceN` (normally `/dev`).
   ///   - bufferLength: Scans the kernel buffer holds.
   ///   - sysfs: The sysfs reader.
+  ///   - clock: The clock scans without a timestamp are stamped on.
   ///   - queue: Where readings and failures go.
   /// - Returns: The running stream.
   /// - Throws: ``IIOError`` naming the file that could not be opened or written.
   static func start(
     device: IIODevice, types: [IIOChannelType], devRoot: String, bufferLength: Int,
-    sysfs: IIOSysfs, queue: EventQueue<IIOReading>
+    sysfs: IIOSysfs, clock: MonotonicClock, queue: EventQueue<IIOReading>
   ) throws(IIOError) -> IIOBufferStream {
     guard let bufferDir = device.bufferDirectory else {
       throw IIOError("\(device.path): no buffer directory", path: device.path, code: ENOENT)
@@ -95,8 +111,11 @@ final class IIOBufferStream: Sendable {
       for file in sysfs.list(device.path + "/scan_elements") ?? [] where file.hasSuffix("_en") {
         guard try sysfs.readAttribute(scan + file) == "1" else { continue }
         let base = String(file.dropLast(3))
+        // The type file is per channel in the kernel ABI; a shared `in_<type>_type` is
+        // accepted too, as discovery does.
+        let shared = base.split(separator: "_").count == 3 ? String(base.dropLast(2)) : base
         guard let index = try sysfs.readScanIndex(scan + base + "_index"),
-          let typeText = try sysfs.readAttribute(scan + base + "_type")
+          let typeText = try sysfs.firstAttribute(scan + base + "_type", scan + shared + "_type")
         else { continue }
         do {
           enabled.append((base, index, try IIOScanType(parsing: typeText)))
@@ -127,7 +146,7 @@ final class IIOBufferStream: Sendable {
       try sysfs.writeAttribute("1", to: buffer + "/enable")
       let stream = IIOBufferStream(
         device: device, types: types, layout: layout, characterDevice: charDev, fd: fd,
-        sysfs: sysfs)
+        sysfs: sysfs, clock: clock)
       let thread = Thread { stream.run(queue: queue) }
       thread.name = "swell.iio.\(device.id)"
       thread.start()
@@ -180,6 +199,9 @@ final class IIOBufferStream: Sendable {
     let scanBytes = layout.scanBytes
     var chunk = [UInt8](repeating: 0, count: max(scanBytes * 64, 4096))
     var pending: [UInt8] = []
+    let stampsOnClock = layout.element(named: "in_timestamp") == nil
+    let period = device.samplingFrequency.map { 1 / $0 } ?? 0
+    var lastStamp = -Double.infinity
     func gone(_ why: String, code: Int32) {
       queue.push(
         .failure(
@@ -207,15 +229,21 @@ final class IIOBufferStream: Sendable {
           return
         }
         pending += chunk[0..<n]
-        var used = 0
-        while pending.count - used >= scanBytes {
-          let reading = pending.withUnsafeBytes { raw in
+        let complete = pending.count / scanBytes
+        let readAt = stampsOnClock ? clock.now() : 0
+        for k in 0..<complete {
+          let used = k * scanBytes
+          var reading = pending.withUnsafeBytes { raw in
             decode(UnsafeRawBufferPointer(rebasing: raw[used..<(used + scanBytes)]))
           }
+          if stampsOnClock {
+            let t = max(readAt - Double(complete - 1 - k) * period, lastStamp + 1e-6)
+            reading.clockTime = t
+            lastStamp = t
+          }
           queue.push(.success(reading))
-          used += scanBytes
         }
-        pending.removeFirst(used)
+        pending.removeFirst(complete * scanBytes)
         continue
       }
       if !stopRequested.load(ordering: .acquiring) { gone("hung up", code: ENODEV) }

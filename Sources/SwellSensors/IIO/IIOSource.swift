@@ -1,6 +1,7 @@
 import Glibc
 import SwellGeometry
 import SwellMotion
+import SwellTime
 import Synchronization
 
 /// How an ``IIOSource`` reads its devices.
@@ -53,7 +54,11 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
 /// Buffered mode emits one sample per gyroscope scan (accelerometer scan when there is no
 /// gyroscope), holding the latest value of the other devices, timestamped with the scan's
 /// `in_timestamp` in seconds. Polled mode reads the `_raw` files at the polling rate on the
-/// source's clock and timestamps samples with that clock (seconds since the source was made).
+/// source's clock and timestamps samples with that clock (`MonotonicClock.continuous` by
+/// default: `CLOCK_MONOTONIC` seconds, the time base of `in_timestamp` once the source has set
+/// `current_timestamp_clock` to `monotonic`). Buffered scans without an `in_timestamp` channel are
+/// stamped with the clock when they are read: k scans read together at T are stamped
+/// T − (k − 1)/f, …, T, with f the device's sampling frequency.
 /// A device without a gyroscope yields samples with a zero gyroscope (see ``hasGyroscope``).
 ///
 /// **Unplugging.** When a device disappears (its sysfs directory vanishes, a read fails with
@@ -94,14 +99,14 @@ public final class IIOSource: MotionSource {
   /// - Throws: ``IIOError`` when there is no matching accelerometer or a device is unreadable.
   public convenience init(
     configuration: IIOSourceConfiguration = IIOSourceConfiguration(),
-    clock: some Clock<Duration> = ContinuousClock()
+    clock: MonotonicClock = .continuous
   ) throws(IIOError) {
     try self.init(
-      configuration: configuration, clock: SourceClock(clock),
-      sysfs: IIOSysfs(root: configuration.sysfsRoot))
+      configuration: configuration, clock: clock, sysfs: IIOSysfs(root: configuration.sysfsRoot))
   }
 
-  init(configuration: IIOSourceConfiguration, clock: SourceClock, sysfs: IIOSysfs) throws(IIOError)
+  init(configuration: IIOSourceConfiguration, clock: MonotonicClock, sysfs: IIOSysfs)
+    throws(IIOError)
   {
     let devices = try sysfs.devices()
     var parts = try IIOSource.select(
@@ -194,29 +199,26 @@ public final class IIOSource: MotionSource {
   }
 }
 
-/// The state machine behind ``IIOSource``, isolated in an actor.
+/// The driver of an ``IIOSource``: the I/O behind each ``IIOReaderMachine`` step, isolated in
+/// an actor. The machine decides the phases; this actor opens and closes buffers, reads, polls,
+/// waits on the source's clock and merges readings into samples.
 private actor Core {
-  private enum Phase {
-    case idle
-    case polled(period: Double, nextTick: Double)
-    case buffered([IIOBufferStream], EventQueue<IIOReading>, waitingForFirst: Bool)
-    case lost(reason: String)
-  }
-
   private let configuration: IIOSourceConfiguration
-  private let clock: SourceClock
+  private let clock: MonotonicClock
   private let sysfs: IIOSysfs
   private var parts: [(device: IIODevice, types: [IIOChannelType])]
   private let hasGyroscope: Bool
   private let hasMagnetometer: Bool
   private let name: String
   private let report: @Sendable (IIOReadMode?, String?) -> Void
-  private var phase = Phase.idle
+  private var machine: IIOReaderMachine
+  private var streams: [IIOBufferStream] = []
+  private var queue = EventQueue<IIOReading>()
   private var held = IIOReading()
   private var lastTimestamp = -Double.infinity
 
   init(
-    configuration: IIOSourceConfiguration, clock: SourceClock, sysfs: IIOSysfs,
+    configuration: IIOSourceConfiguration, clock: MonotonicClock, sysfs: IIOSysfs,
     parts: [(device: IIODevice, types: [IIOChannelType])], hasGyroscope: Bool,
     hasMagnetometer: Bool, name: String,
     report: @escaping @Sendable (IIOReadMode?, String?) -> Void
@@ -229,65 +231,102 @@ private actor Core {
     self.hasMagnetometer = hasMagnetometer
     self.name = name
     self.report = report
+    let deviceRate = parts.compactMap(\.device.samplingFrequency).max() ?? 100
+    let rate = configuration.pollingRate ?? min(max(deviceRate, 1), 200)
+    machine = IIOReaderMachine(
+      mode: configuration.mode, pollingPeriod: 1 / rate,
+      firstScanTimeout: configuration.firstScanTimeout,
+      reconnectInterval: configuration.reconnectInterval)
   }
 
   deinit {
-    if case .buffered(let streams, _, _) = phase {
-      for s in streams { s.stop() }
-    }
+    for s in streams { s.stop() }
   }
 
   func stopStreams() {
-    if case .buffered(let streams, _, _) = phase {
-      for s in streams { s.stop() }
-    }
-    phase = .idle
+    if machine.stopped() == .closeBuffers { closeBuffers() }
   }
 
   func next() async throws -> MotionEvent? {
     while true {
       try Task.checkCancellation()
-      switch phase {
-      case .idle:
-        try begin()
-      case .lost:
-        try await waitForReturn()
-      case .polled(let period, let nextTick):
-        try await clock.sleepUntil(nextTick)
+      switch machine.step {
+      case .open(let buffered):
+        held = IIOReading()
+        if buffered, let e = startBuffered() {
+          try apply(machine.buffersFailed(e.message, at: clock.now()))
+        } else if buffered {
+          machine.buffersOpened(at: clock.now())
+          report(.buffered, nil)
+        } else {
+          try apply(machine.pollingStarted(at: clock.now()))
+        }
+      case .search(let time):
+        try await clock.sleep(until: time)
+        if let found = rediscover() {
+          parts = found
+          machine.devicesReturned()
+        } else {
+          machine.devicesStillMissing()
+        }
+      case .poll(let tick):
+        try await clock.sleep(until: tick)
         let now = clock.now()
-        let following = nextTick + period
-        phase = .polled(period: period, nextTick: following < now ? now + period : following)
-        let reading: IIOReading
+        machine.polled(at: now)
         switch pollOnce() {
-        case .success(let r): reading = r
+        case .success(let reading):
+          if let s = combine(reading, timestamp: now) { return .sample(s) }
         case .failure(let e):
           if e.isDeviceGone { throw lose(e.message) }
           throw MotionSourceError("\(name): \(e.message)")
         }
-        if let s = combine(reading, timestamp: now) { return .sample(s) }
-      case .buffered(let streams, let queue, let waitingForFirst):
-        var reading: IIOReading
+      case .readScan(let deadline):
+        let reading: IIOReading
         do {
-          if waitingForFirst && configuration.mode == .automatic {
-            guard let first = try await firstReading(queue) else {
-              for s in streams { s.stop() }
-              try startPolling(
-                reason: "no buffered scan arrived within \(configuration.firstScanTimeout) s "
-                  + "(is the device's trigger set?)")
-              continue
-            }
-            reading = first
-            phase = .buffered(streams, queue, waitingForFirst: false)
-          } else {
-            reading = try await queue.next()
+          guard let r = try await nextReading(until: deadline) else {
+            try apply(machine.firstScanTimedOut(at: clock.now()))
+            continue
           }
+          reading = r
         } catch let e as IIOError {
           throw lose(e.message)
         }
-        let t = reading.timestampNanoseconds.map(IIOSourceTime.seconds) ?? clock.now()
+        machine.scanArrived()
+        let t =
+          reading.timestampNanoseconds.map(IIOSourceTime.seconds) ?? reading.clockTime
+          ?? clock.now()
         if let s = combine(reading, timestamp: t) { return .sample(s) }
       }
     }
+  }
+
+  /// Carries out what the machine asked for.
+  private func apply(_ effect: IIOReaderMachine.Effect) throws {
+    switch effect {
+    case .none:
+      break
+    case .closeBuffers:
+      closeBuffers()
+    case .fail(let message):
+      closeBuffers()
+      throw MotionSourceError("\(name): \(message)")
+    case .fallBackToPolling(let reason):
+      closeBuffers()
+      report(.polled, reason)
+      for part in parts {
+        for type in part.types {
+          if let c = part.device.channels(of: type).first(where: { !$0.hasRawFile }) {
+            throw MotionSourceError(
+              "\(name): \(part.device.path)/\(c.name)_raw is missing, and polling needs it")
+          }
+        }
+      }
+    }
+  }
+
+  private func closeBuffers() {
+    for s in streams { s.stop() }
+    streams = []
   }
 
   private func pollOnce() -> Result<IIOReading, IIOError> {
@@ -304,49 +343,20 @@ private actor Core {
     return .success(reading)
   }
 
-  /// Starts reading: buffered when possible and wanted, else polled.
-  private func begin() throws {
-    held = IIOReading()
-    if configuration.mode != .polled {
-      if let e = startBuffered() {
-        if configuration.mode == .buffered { throw MotionSourceError("\(name): \(e.message)") }
-        try startPolling(reason: e.message)
-      } else {
-        report(.buffered, nil)
-      }
-    } else {
-      try startPolling(reason: nil)
-    }
-  }
-
-  /// Waits for the first buffered reading, or returns `nil` after the first-scan timeout.
-  private func firstReading(_ queue: EventQueue<IIOReading>) async throws -> IIOReading? {
+  /// Waits for the next buffered reading; `nil` when the deadline passed first.
+  private func nextReading(until deadline: Double?) async throws -> IIOReading? {
+    let queue = self.queue
+    guard let deadline else { return try await queue.next() }
     let clock = self.clock
-    let deadline = clock.now() + configuration.firstScanTimeout
     return try await withThrowingTaskGroup(of: IIOReading?.self) { group in
       group.addTask { try await queue.next() }
       group.addTask {
-        try await clock.sleepUntil(deadline)
+        try await clock.sleep(until: deadline)
         return nil
       }
       defer { group.cancelAll() }
       return try await group.next() ?? nil
     }
-  }
-
-  private func startPolling(reason: String?) throws {
-    report(.polled, reason)
-    for part in parts {
-      for type in part.types {
-        if let c = part.device.channels(of: type).first(where: { !$0.hasRawFile }) {
-          throw MotionSourceError(
-            "\(name): \(part.device.path)/\(c.name)_raw is missing, and polling needs it")
-        }
-      }
-    }
-    let deviceRate = parts.compactMap(\.device.samplingFrequency).max() ?? 100
-    let rate = configuration.pollingRate ?? min(max(deviceRate, 1), 200)
-    phase = .polled(period: 1 / rate, nextTick: clock.now())
   }
 
   /// Starts the buffered streams; returns the reason when that is not possible.
@@ -359,45 +369,28 @@ private actor Core {
       }
     }
     let queue = EventQueue<IIOReading>()
-    var streams: [IIOBufferStream] = []
+    var started: [IIOBufferStream] = []
     do throws(IIOError) {
       for part in parts {
-        streams.append(
+        started.append(
           try IIOBufferStream.start(
             device: part.device, types: part.types, devRoot: configuration.devRoot,
-            bufferLength: configuration.bufferLength, sysfs: sysfs, queue: queue))
+            bufferLength: configuration.bufferLength, sysfs: sysfs, clock: clock, queue: queue))
       }
     } catch {
-      for s in streams { s.stop() }
+      for s in started { s.stop() }
       return error
     }
-    phase = .buffered(streams, queue, waitingForFirst: true)
+    streams = started
+    self.queue = queue
     return nil
   }
 
   /// Marks the source lost and returns the transient error to throw.
   private func lose(_ why: String) -> MotionSourceError {
-    if case .buffered(let streams, _, _) = phase {
-      for s in streams { s.stop() }
-    }
-    phase = .lost(reason: why)
+    if machine.deviceGone(why, at: clock.now()) == .closeBuffers { closeBuffers() }
     return MotionSourceError(
       "\(name): \(why); waiting for the device to return", isTransient: true)
-  }
-
-  /// Looks for the devices every reconnect interval until all are back, then restarts.
-  private func waitForReturn() async throws {
-    var deadline = clock.now()
-    while true {
-      try Task.checkCancellation()
-      if let found = rediscover() {
-        parts = found
-        phase = .idle
-        return
-      }
-      deadline += max(configuration.reconnectInterval, 0.001)
-      try await clock.sleepUntil(deadline)
-    }
   }
 
   private func rediscover() -> [(device: IIODevice, types: [IIOChannelType])]? {

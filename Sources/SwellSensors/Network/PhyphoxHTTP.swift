@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import SwellMotion
+import SwellTime
 import Synchronization
 
 /// The address of a phyphox remote-access server: `http://HOST:PORT[/PREFIX]`.
@@ -493,24 +494,21 @@ extension StringProtocol {
   }
 }
 
-/// A deadline on the monotonic clock (`CLOCK_MONOTONIC`), for socket timeouts only.
+/// A deadline on a `MonotonicClock` (the system's, `MonotonicClock.continuous`, by default:
+/// the remaining time bounds `poll(2)` and a name lookup, which wait in real time).
 struct Deadline {
   let seconds: Double
   private let end: Double
+  private let clock: MonotonicClock
 
-  init(seconds: Double) {
+  init(seconds: Double, clock: MonotonicClock = .continuous) {
     self.seconds = seconds
-    end = Deadline.now() + max(0, seconds)
-  }
-
-  static func now() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    self.clock = clock
+    end = clock.now() + max(0, seconds)
   }
 
   func remainingMilliseconds() -> Int32 {
-    let ms = (end - Deadline.now()) * 1000
+    let ms = (end - clock.now()) * 1000
     if ms <= 0 { return 0 }
     return Int32(min(ms.rounded(.up), 60_000))
   }

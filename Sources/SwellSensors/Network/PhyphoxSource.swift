@@ -1,5 +1,6 @@
 import Dispatch
 import SwellMotion
+import SwellTime
 import Synchronization
 
 /// How a ``PhyphoxSource`` polls the phone.
@@ -85,7 +86,7 @@ public final class PhyphoxSource: MotionSource {
   /// The configuration.
   public let configuration: PhyphoxConfiguration
 
-  private let clock: SourceClock
+  private let clock: MonotonicClock
   private let state: Mutex<State>
   private let io = DispatchQueue(label: "swell.phyphox")
   /// The kept-alive connection to the phone, used on `io` only.
@@ -97,10 +98,10 @@ public final class PhyphoxSource: MotionSource {
   ///   - configuration: The address, buffer names and timing.
   ///   - clock: The clock polls are paced on (a manual clock in tests).
   public init(
-    configuration: PhyphoxConfiguration, clock: some Clock<Duration> = ContinuousClock()
+    configuration: PhyphoxConfiguration, clock: MonotonicClock = .continuous
   ) {
     self.configuration = configuration
-    self.clock = SourceClock(clock)
+    self.clock = clock
     name = "phone:\(configuration.address)"
     state = Mutex(
       State(
@@ -138,7 +139,7 @@ public final class PhyphoxSource: MotionSource {
       }
       if stopped { return nil }
       if let sample { return .sample(sample) }
-      try await clock.sleepUntil(pollAt)
+      try await clock.sleep(until: pollAt)
       guard
         let target = state.withLock({ s -> String? in
           if s.stopped { return nil }

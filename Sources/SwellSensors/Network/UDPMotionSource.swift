@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SwellMotion
+import SwellTime
 import Synchronization
 
 /// Counters of a network motion source.
@@ -64,10 +65,12 @@ public final class UDPMotionSource: MotionSource {
   ///   - address: The IPv4 address to listen on.
   ///   - format: The accepted line format.
   ///   - maxDatagramBytes: Larger datagrams are dropped and counted.
+  ///   - clock: The receiver's clock: arrival times that bound how far a sender's timestamp may
+  ///     run ahead (`MonotonicClock.continuous` unless a test steps it).
   /// - Throws: ``NetworkSourceError`` when the address is invalid or the port cannot be bound.
   public init(
     port: UInt16, address: String = "127.0.0.1", format: PhoneStreamFormat = .automatic,
-    maxDatagramBytes: Int = 65_536
+    maxDatagramBytes: Int = 65_536, clock: MonotonicClock = .continuous
   ) throws(NetworkSourceError) {
     let fd = try bindUDP(address: address, port: port)
     var bound = sockaddr_in()
@@ -78,7 +81,8 @@ public final class UDPMotionSource: MotionSource {
     self.port = UInt16(bigEndian: bound.sin_port)
     self.maxDatagramBytes = max(1, maxDatagramBytes)
     name = "udp:\(address):\(self.port)"
-    receiver = Receiver(fd: fd, format: format, maxBytes: self.maxDatagramBytes)
+    receiver = Receiver(
+      fd: fd, format: format, maxBytes: self.maxDatagramBytes, clock: clock)
     receiver.start()
   }
 
@@ -113,15 +117,17 @@ private final class Receiver: Sendable {
   let fd: Int32
   let format: PhoneStreamFormat
   let maxBytes: Int
+  let clock: MonotonicClock
   let queue = EventQueue<MotionEvent?>()
   let stats = Mutex(PhoneStreamStatistics())
   let sawMagnetometer = Atomic<Bool>(false)
   private let stopped = Atomic<Bool>(false)
 
-  init(fd: Int32, format: PhoneStreamFormat, maxBytes: Int) {
+  init(fd: Int32, format: PhoneStreamFormat, maxBytes: Int, clock: MonotonicClock) {
     self.fd = fd
     self.format = format
     self.maxBytes = maxBytes
+    self.clock = clock
   }
 
   func start() {
@@ -141,8 +147,6 @@ private final class Receiver: Sendable {
     defer { close(fd) }
     var decoder = PhoneStreamDecoder(format: format)
     var gate = TimestampGate()
-    let clock = ContinuousClock()
-    let start = clock.now
     var buffer = [UInt8](repeating: 0, count: min(maxBytes, 65_536) + 1)
     while !stopped.load(ordering: .acquiring) {
       let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
@@ -161,7 +165,7 @@ private final class Receiver: Sendable {
       where !line.allSatisfy(\.isWhitespace) {
         do {
           guard let sample = try decoder.decode(line) else { continue }
-          switch gate.admit(sample.timestamp, arrival: start.duration(to: clock.now).seconds) {
+          switch gate.admit(sample.timestamp, arrival: clock.now()) {
           case .accepted: break
           case .outOfOrder:
             stats.withLock { $0.outOfOrder += 1 }

@@ -3,38 +3,44 @@ import SwellBenchmarks
 
 /// `swell bench`: the performance suite. Each registered ``Benchmark`` reports figures as
 /// median, min and max over repetitions.
-struct BenchCommand: ToolCommand {
-  static let spec = CommandSpec(
+struct BenchCommand: TypedToolCommand {
+  static let about = CommandAbout(
     "bench", summary: "the performance suite (fusion throughput, rendering, ...)",
     discussion: """
       Runs the performance suite on synthetic data (no files needed) on one core and prints a \
       table of the figures (median, min and max over repetitions), each beside a baseline timed \
       in the same run where one applies.
       """,
-    groups: [
-      OptionGroup(
-        nil,
-        [
-          OptionSpec(
-            "--json",
-            help:
-              "print one JSON object: {\"NAME\": {\"median\": X, \"min\": X, \"max\": X, "
-              + "\"unit\": \"...\"}, ...} with dotted names such as fusion.9d.samples_per_s"),
-          OptionSpec(
-            "--quick", help: "a fast smoke run (little data, two repetitions); numbers are rough"),
-          OptionSpec(
-            "--only", kind: .value("NAME"),
-            help:
-              "run one benchmark group (\(BenchmarkRegistry.all.map { $0.name }.joined(separator: ", ")))"
-          ),
-        ])
-    ])
+    examples: ["bench --quick", "bench --only fusion --json"])
 
-  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let json = arguments.flag("--json")
-    let quick = arguments.flag("--quick")
-    let only = arguments.option("--only")
-    try arguments.finish()
+  struct Options: ParsableOptions {
+    var json: Bool
+    var quick: Bool
+    var only: String?
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      json = p.flag(
+        "--json",
+        help:
+          "print one JSON object: {\"NAME\": {\"median\": X, \"min\": X, \"max\": X, "
+          + "\"unit\": \"...\"}, ...} with dotted names such as fusion.9d.samples_per_s")
+      quick = p.flag(
+        "--quick", help: "a fast smoke run (little data, two repetitions); numbers are rough")
+      only = try p.option(
+        "--only", as: BenchmarkName.self, named: \.name, help: "run one benchmark group")?.name
+    }
+  }
+
+  /// A benchmark group's name, for `--only`.
+  struct BenchmarkName: CaseIterable, Sendable {
+    var name: String
+    static var allCases: [BenchmarkName] {
+      BenchmarkRegistry.all.map { BenchmarkName(name: $0.name) }
+    }
+  }
+
+  static func run(_ options: Options, console: Console) throws -> Int32 {
+    let (json, quick, only) = (options.json, options.quick, options.only)
     let groups = BenchmarkRegistry.all.filter { only == nil || $0.name == only }
     guard !groups.isEmpty else {
       throw UsageError("unknown benchmark '\(only ?? "")'")

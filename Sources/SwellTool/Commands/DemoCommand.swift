@@ -3,13 +3,14 @@ import SwellGeometry
 import SwellLayers
 import SwellLive
 import SwellMotion
+import SwellPlayback
 import SwellRender
 import SwellScenes
 
 /// `swell demo`: the WaterWave demo driven by the bundled real phone recording (fused by Swell's
 /// own sensor fusion): a live window where a display exists, else `swell-demo.mp4`.
-struct DemoCommand: ToolCommand {
-  static let spec = CommandSpec(
+struct DemoCommand: TypedToolCommand {
+  static let about = CommandAbout(
     "demo",
     summary: "the WaterWave demo driven by a real phone recording (window, terminal or MP4)",
     discussion: """
@@ -20,62 +21,57 @@ struct DemoCommand: ToolCommand {
       saves a screenshot, r re-centres); with --terminal it plays in this terminal; otherwise, \
       or with --file, it renders the video and prints where.
       """,
-    groups: [
-      OptionGroup(
-        nil,
-        [
-          OptionSpec("--live", help: "open the live window (fails without a display)"),
-          OptionSpec("--terminal", help: "play in this terminal (true-colour half blocks)"),
-          OptionSpec("--file", help: "render the video even where a display exists"),
-          SharedOptions.output(
-            "the video (default swell-demo.mp4; the extension picks the format)"),
-          OptionSpec("--duration", kind: .value("S"), help: "seconds to render (default 10)"),
-          OptionSpec("--fps", kind: .value("N"), help: "frames per second (default 60)"),
-          OptionSpec(
-            "--start", kind: .value("S"),
-            help: "seconds into the recording to start at (default 0)"),
-          OptionSpec(
-            "--preset", kind: .value("NAME"), help: "the libx264 preset for MP4 (default veryfast)"),
-        ]),
-      SharedOptions.scene,
-    ],
     epilogue:
-      "The canvas is 390x844@3 for the file and 390x844@1 for the window unless --size sets it.")
+      "The canvas is 390x844@3 for the file and 390x844@1 for the window unless --size sets it.",
+    examples: ["demo", "demo --file -o demo.mp4"])
 
-  /// The bundled recording's folder.
-  static var recordingURL: URL? {
-    Bundle.module.url(
-      forResource: "sensorlogger-ios-rotation", withExtension: nil, subdirectory: "Resources")
-      ?? Bundle.module.resourceURL?.appendingPathComponent("Resources/sensorlogger-ios-rotation")
+  struct Options: ParsableOptions {
+    var live: Bool
+    var terminal: Bool
+    var file: Bool
+    var output: String
+    var duration: Double
+    var fps: Double
+    var start: Double
+    var preset: String
+    var scene: SceneOptionGroup
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      live = p.flag("--live", help: "open the live window (fails without a display)")
+      terminal = p.flag("--terminal", help: "play in this terminal (true-colour half blocks)")
+      file = p.flag("--file", help: "render the video even where a display exists")
+      output = p.option(
+        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+        default: "swell-demo.mp4", help: "the video (the extension picks the format)")
+      duration = try p.option(
+        "--duration", value: "S", default: 10, in: .positive, help: "seconds to render")
+      fps = try p.option(
+        "--fps", default: 60, in: .positive(atMost: 1000), help: "frames per second")
+      start = try p.option(
+        "--start", value: "S", default: 0, in: 0...1e6,
+        help: "seconds into the recording to start at")
+      preset = p.option(
+        "--preset", value: "NAME", default: "veryfast", help: "the libx264 preset for MP4")
+      scene = try p.group(SceneOptionGroup.self)
+    }
+
+    func validate() throws(UsageError) {
+      guard [live, file, terminal].filter({ $0 }).count <= 1 else {
+        throw UsageError("--live, --terminal and --file exclude each other")
+      }
+    }
   }
 
-  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let forceLive = arguments.flag("--live")
-    let terminal = arguments.flag("--terminal")
-    let forceFile = arguments.flag("--file")
-    let output = arguments.option("--output") ?? "swell-demo.mp4"
-    let duration = try arguments.positiveNumber("--duration") ?? 10
-    let fps = try arguments.positiveNumber("--fps") ?? 60
-    let sizeSpec = arguments.option("--size")
-    let start = try arguments.number("--start", in: 0...1e6) ?? 0
-    let preset = arguments.option("--preset") ?? "veryfast"
-    var options = try SceneLoader.options(arguments)
-    try arguments.finish()
-    guard [forceLive, forceFile, terminal].filter({ $0 }).count <= 1 else {
-      throw UsageError("--live, --terminal and --file exclude each other")
-    }
-    guard fps <= 1000 else {
-      throw UsageError("--fps must be at most 1000, got \(displayNumber(fps))")
-    }
-
-    guard let url = recordingURL, FileManager.default.fileExists(atPath: url.path) else {
-      throw ToolError("the bundled recording sensorlogger-ios-rotation is missing from the install")
-    }
+  static func run(_ o: Options, console: Console) throws -> Int32 {
+    let (forceLive, terminal, forceFile, output) = (o.live, o.terminal, o.file, o.output)
+    let (duration, fps, start, sizeSpec) = (o.duration, o.fps, o.start, o.scene.size)
+    var options = o.scene.scene
+    let url = try BundledResources.recording()
     func motion(loops: Bool) throws -> any SceneMotionFeed {
       do {
         return try SceneMotionInput.recording(url, loops: loops, skip: start).feed
       } catch {
-        throw ToolError(error.message)
+        throw ToolError(error.toolMessage)
       }
     }
     _ = try motion(loops: false)  // fails now for a bad recording or --start
@@ -91,17 +87,18 @@ struct DemoCommand: ToolCommand {
           terminal: terminal, console: console)
         return 0
       } catch let e as LiveWindowError {
-        guard !forceLive && !terminal else { throw ToolError(e.message) }
-        console.err("swell demo: no live window (\(e.message)); rendering \(output) instead\n")
+        guard !forceLive && !terminal else { throw ToolError(e.toolMessage) }
+        console.err(
+          "swell demo: no live window (\(e.toolMessage)); rendering \(output) instead\n")
         if sizeSpec == nil { options.scale = nil }
       }
     }
     let scene = try SceneLoader.load("waterwave", options: options)
-    var job = SceneExportJob(
+    var job = SceneExport(
       scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: duration,
       output: output)
-    job.ffmpeg = FFmpegOptions(x264Preset: preset)
-    let report = try job.run(console: console, label: "swell demo")
+    job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
+    let report = try SceneExportRun.run(job, console: console, label: "swell demo")
     let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
     console.out("\(report.summary)\nswell demo: the video is at \(absolute)\n")
     return 0

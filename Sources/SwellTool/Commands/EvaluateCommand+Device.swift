@@ -1,4 +1,5 @@
 import Foundation
+import SwellEvaluation
 import SwellMotion
 
 // `swell evaluate --against-device DIR`: Swell's gravity and 6D attitude against the phone's

@@ -1,10 +1,50 @@
 import Foundation
+import SwellEvaluation
 import SwellMotion
 
 // `swell evaluate --broad DIR --inject KIND [--export OUTDIR]`: seeded taps and vibration
 // (issue 21), and the disturbed trials written out so that a peer filter reads the same bytes.
 
 extension EvaluateCommand {
+  /// `--broad DIR` with `--inject` or `--export`: the trials (a `--trials` subset, with the
+  /// start magnet and the injection added before any resampling) evaluated, summarised or
+  /// written out.
+  static func runInjected(directory: String, options o: Options, console: Console) throws
+    -> Int32
+  {
+    var trials = try BroadEvaluation.loadTrials(directory: URL(fileURLWithPath: directory))
+    if let subset = o.trials {
+      trials = trials.filter { t in subset.contains { !$0.isEmpty && t.name.hasPrefix($0) } }
+      guard !trials.isEmpty else {
+        throw UsageError("--trials \(subset.joined(separator: ",")) matches no trial")
+      }
+    }
+    let startFade = (o.disturbStart || o.disturbFade != nil) ? (o.disturbFade ?? 0) : nil
+    // The magnet, the taps and the vibration reach the sensor: added before any resampling.
+    if let startFade { trials = trials.map { $0.withStartDisturbance(fade: startFade) } }
+    if o.inject == "all" {
+      return try runInjectionSummary(
+        trials: trials, rate: o.rate, settings: o.settings, console: console)
+    }
+    if let label = o.inject { trials = try injected(trials, label: label) }
+    if let rate = o.rate { trials = trials.map { $0.resampled(rate: rate) } }
+    if let export = o.export { return try exportTrials(trials, to: export, console: console) }
+    guard o.sensitivity else {
+      console.out(
+        BroadEvaluation(fusing: trials, settings: o.settings).tableText(
+          title: "RMSE in degrees with \(o.inject ?? "no injection"), total / heading / inclination"
+        ))
+      return 0
+    }
+    let result = BroadSensitivity(trials: trials, settings: o.settings) { done, total in
+      if console.isInteractive {
+        console.err("\rrun \(done)/\(total)" + (done == total ? "\r\u{1B}[K" : ""))
+      }
+    }
+    console.out(result.tableText())
+    return 0
+  }
+
   /// The trials with the disturbance named by `label` (`taps1`...`vibration3`) added.
   static func injected(_ trials: [BroadTrial], label: String) throws -> [BroadTrial] {
     guard let injection = BroadInjection.parse(label) else {

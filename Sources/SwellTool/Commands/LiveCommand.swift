@@ -5,154 +5,153 @@ import SwellLive
 import SwellMotion
 import SwellRender
 import SwellScenes
+import SwellSensors
 import SwellWaves
 
 /// `swell live SCENE`: shows a scene live in an SDL window paced at the display's refresh rate
 /// (or in the terminal), driven by motion from the keyboard, the mouse, a recording or a sensor.
-struct LiveCommand: ToolCommand {
-  static let spec = CommandSpec(
+struct LiveCommand: TypedToolCommand {
+  static let about = CommandAbout(
     "live", summary: "show a scene live in a window or the terminal, driven by motion",
-    arguments: [ArgumentSpec("SCENE|FILE.json")],
     discussion: """
       Shows a scene (built-in: \(SharedOptions.sceneNames); or a scene file, docs/scenes.md) \
       live in an SDL window paced at the display's refresh rate, or in the terminal with \
       --terminal. Frames are drawn by the same renderer as `swell render`.
       """,
-    groups: [
-      OptionGroup(
-        nil,
-        [
-          OptionSpec(
-            "--motion", kind: .value("SOURCE"),
-            help: """
-              keyboard (default): arrows tilt a simulated phone; mouse: the pointer's position \
-              over the window tilts it; script:TEXT: scripted motion, e.g. "script:tilt 30deg \
-              right over 1s"; FILE: a device-motion CSV or raw recording, replayed at recorded \
-              speed; iio[:NAME]: Linux IIO sensors (as `swell record`); udp:PORT: a phone \
-              streaming JSON or CSV lines (docs/sensors.md); phone:URL: phyphox remote access, \
-              e.g. phone:http://192.168.1.20:8080
-              """),
-          OptionSpec(
-            "--loop", help: "replay the recording (or script) from the start when it ends"),
-          OptionSpec("--terminal", help: "draw in this terminal with true-colour half blocks"),
-          OptionSpec(
-            "--renderer", kind: .value("KIND"),
-            help: """
-              how frames reach the window: auto (default): OpenGL on a GPU, the window's own \
-              surface when OpenGL is a software rasterizer (Xvfb, a VM); opengl; software
-              """),
-          OptionSpec(
-            "--fps", kind: .value("N"),
-            help: "frame-rate cap (default: the display's refresh rate; 30 in a terminal)"),
-          OptionSpec("--frames", kind: .value("N"), help: "quit after N frames"),
-          OptionSpec(
-            "--stats",
-            help:
-              "print the frame statistics as one JSON line, last on standard output "
-              + "(docs/formats.md)"),
-          OptionSpec(
-            "--screenshot-at", kind: .value("T"),
-            help:
-              "save a PNG of the frame at T seconds after the first frame (the pixels of "
-              + "`swell render --time T` when the window has the scene's size)"),
-          OptionSpec(
-            "--screenshot", kind: .value("PATH"),
-            help: "where --screenshot-at writes (default swell-live-SCENE-T.png)"),
-          OptionSpec(
-            "--hud", help: "start with the HUD shown (fps, frame time, motion, viewer offset)"),
-          OptionSpec(
-            "--trace-out", kind: .value("FILE"),
-            help:
-              "write each frame's presentation values as `swell trace` CSV (time = the frame's "
-              + "target time, scene seconds) when the view ends"),
-        ]),
-      SharedOptions.liveSensors,
-      SharedOptions.scene,
-    ],
     epilogue: """
       Keys: arrows tilt (keyboard motion), r re-centres the viewer offset, space pauses, s saves \
       a PNG screenshot, h toggles the HUD, q or Escape quits. The window can be resized. Without \
       a display, use --terminal (or run under xvfb-run).
-      """)
+      """,
+    examples: [
+      "live waterwave", "live waterwave --motion udp:5555 --listen 0.0.0.0",
+      "live glass --motion recording.zip --loop --terminal",
+    ])
 
-  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let motionSpec = arguments.option("--motion") ?? "keyboard"
-    let terminal = arguments.flag("--terminal")
-    let stats = arguments.flag("--stats")
-    let hud = arguments.flag("--hud")
-    let loop = arguments.flag("--loop")
-    let fps = try arguments.positiveNumber("--fps")
-    let rendererName = arguments.option("--renderer")
-    let frames = try arguments.wholeNumber("--frames", in: 1...Int(Int32.max))
-    let screenshotAt = try arguments.number("--screenshot-at", in: 0...1e9)
-    let screenshotPath = arguments.option("--screenshot")
-    let traceOut = arguments.option("--trace-out")
-    let sceneOptions = try SceneLoader.options(arguments)
-    var sources = LiveSourceOptions()
-    sources.sysfsRoot = arguments.option("--sysfs-root")
-    sources.devRoot = arguments.option("--dev-root")
-    sources.mode = arguments.option("--mode")
-    sources.rate = try arguments.positiveNumber("--rate")
-    sources.listen = arguments.option("--listen")
-    let frameName = arguments.option("--reference-frame")
-    guard let sceneName = arguments.positional() else {
-      throw UsageError("missing SCENE (one of: \(SharedOptions.sceneNames))")
-    }
-    try arguments.finish()
-    if let frameName {
-      guard let f = AttitudeReferenceFrame(name: frameName) else {
-        throw UsageError(
-          "unknown --reference-frame '\(frameName)'; expected one of "
-            + AttitudeReferenceFrame.allCases.map(\.name).joined(separator: ", "))
-      }
-      sources.referenceFrame = f
-    }
-    var presenter = LiveWindow.Presenter.automatic
-    if let rendererName {
-      guard let p = LiveWindow.Presenter(rawValue: rendererName) else {
-        throw UsageError(
-          "unknown --renderer '\(rendererName)'; expected one of "
-            + LiveWindow.Presenter.allCases.map(\.rawValue).joined(separator: ", "))
-      }
-      guard !terminal else { throw UsageError("--renderer applies to a window, not --terminal") }
-      presenter = p
-    }
-    let sensor = LiveSourceOptions.isSensor(motionSpec)
-    let sensorOptions =
-      sources.sysfsRoot != nil || sources.devRoot != nil || sources.mode != nil
-      || sources.rate != nil || sources.listen != nil || frameName != nil
-    if sensorOptions && !sensor {
-      throw UsageError(
-        "--sysfs-root, --dev-root, --mode, --rate, --listen and --reference-frame apply to "
-          + "--motion iio, udp:PORT or phone:URL")
-    }
-    let isRecording =
-      !sensor && motionSpec != "keyboard" && motionSpec != "mouse"
-      && !motionSpec.hasPrefix("script:")
-    if loop && !isRecording && !motionSpec.hasPrefix("script:") {
-      throw UsageError("--loop applies to a recording or script:TEXT motion")
+  struct Options: ParsableOptions {
+    var motion: String
+    var loop: Bool
+    var terminal: Bool
+    var renderer: LiveWindow.Presenter?
+    var fps: Double?
+    var frames: Int?
+    var stats: Bool
+    var screenshotAt: Double?
+    var screenshot: String?
+    var hud: Bool
+    var traceOut: String?
+    var sensors: LiveSensorOptionGroup
+    var referenceFrame: AttitudeReferenceFrame?
+    var scene: SceneOptionGroup
+    var sceneName: String?
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      motion = p.option(
+        "--motion", value: "SOURCE", kind: .file, default: "keyboard",
+        help: """
+          keyboard: arrows tilt a simulated phone; mouse: the pointer's position over the \
+          window tilts it; script:TEXT: scripted motion, e.g. "script:tilt 30deg right over \
+          1s"; FILE: a device-motion CSV or raw recording, replayed at recorded speed; \
+          iio[:NAME]: Linux IIO sensors (as `swell record`); udp:PORT: a phone streaming JSON or \
+          CSV lines (docs/sensors.md); phone:URL: phyphox remote access, e.g. \
+          phone:http://192.168.1.20:8080
+          """)
+      loop = p.flag("--loop", help: "replay the recording (or script) from the start when it ends")
+      terminal = p.flag("--terminal", help: "draw in this terminal with true-colour half blocks")
+      renderer = try p.option(
+        "--renderer", value: "KIND", as: LiveWindow.Presenter.self, defaultText: "auto",
+        help: """
+          how frames reach the window: auto: OpenGL on a GPU, the window's own surface when \
+          OpenGL is a software rasterizer (Xvfb, a VM); opengl; software
+          """)
+      fps = try p.option(
+        "--fps", in: .positive, defaultText: "the display's refresh rate; 30 in a terminal",
+        help: "frame-rate cap")
+      frames = try p.option("--frames", in: 1...Int(Int32.max), help: "quit after N frames")
+      stats = p.flag(
+        "--stats",
+        help:
+          "print the frame statistics as one JSON line, last on standard output (docs/formats.md)")
+      screenshotAt = try p.option(
+        "--screenshot-at", value: "T", in: 0...1e9,
+        help:
+          "save a PNG of the frame at T seconds after the first frame (the pixels of "
+          + "`swell render --time T` when the window has the scene's size)")
+      screenshot = p.option(
+        "--screenshot", value: "PATH", kind: .file, defaultText: "swell-live-SCENE-T.png",
+        help: "where --screenshot-at writes")
+      hud = p.flag(
+        "--hud", help: "start with the HUD shown (fps, frame time, motion, viewer offset)")
+      traceOut = p.option(
+        "--trace-out", value: "FILE", kind: .file,
+        help:
+          "write each frame's presentation values as `swell trace` CSV (time = the frame's "
+          + "target time, scene seconds) when the view ends")
+      sensors = try p.group(LiveSensorOptionGroup.self)
+      p.heading(LiveSensorOptionGroup.title)
+      referenceFrame = try p.option(
+        "--reference-frame", as: AttitudeReferenceFrame.self, named: \.name,
+        defaultText: "xArbitraryZVertical",
+        help: "frame of the fused attitude (a north frame fuses the magnetometer: 9D)")
+      p.heading(nil)
+      scene = try p.group(SceneOptionGroup.self)
+      sceneName = p.argument("SCENE|FILE.json", kind: .scene)
     }
 
-    let scene = try SceneLoader.load(sceneName, options: sceneOptions)
-    let feed = try LiveCommand.makeFeed(motionSpec, loop: loop, sources: sources)
+    func validate() throws(UsageError) {
+      guard sceneName != nil else {
+        throw UsageError("missing SCENE (one of: \(SharedOptions.sceneNames))")
+      }
+      if renderer != nil && terminal {
+        throw UsageError("--renderer applies to a window, not --terminal")
+      }
+      let sensor = LiveSourceSpec.names(motion)
+      if !sensor && (!sensors.isEmpty || referenceFrame != nil) {
+        throw UsageError(
+          "the live sensor options and --reference-frame apply to --motion iio, udp:PORT or "
+            + "phone:URL")
+      }
+      if sensor {
+        do {
+          try sensors.check(for: LiveSourceSpec(parsing: motion))
+        } catch let e as LiveSourceError {
+          throw UsageError(e.message)
+        } catch let e as UsageError {
+          throw e
+        } catch {
+          throw UsageError("\(error)")
+        }
+      }
+      let isRecording = !sensor && motion != "keyboard" && motion != "mouse"
+      if loop && !isRecording {
+        throw UsageError("--loop applies to a recording or script:TEXT motion")
+      }
+    }
+  }
+
+  static func run(_ o: Options, console: Console) throws -> Int32 {
+    let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
+    let feed = try LiveCommand.makeFeed(
+      o.motion, loop: o.loop, sensors: o.sensors,
+      referenceFrame: o.referenceFrame ?? .xArbitraryZVertical)
 
     var session = LiveSession(scene: scene, motion: feed, title: "swell live \(scene.name)")
-    session.terminal = terminal
-    session.presenter = presenter
-    session.traceOut = traceOut
-    session.options.framesPerSecondCap = fps ?? (terminal ? 30 : nil)
-    session.options.frameLimit = frames
-    session.options.screenshotAt = screenshotAt
-    if let screenshotAt {
+    session.terminal = o.terminal
+    session.presenter = o.renderer ?? .automatic
+    session.traceOut = o.traceOut
+    session.options.framesPerSecondCap = o.fps ?? (o.terminal ? 30 : nil)
+    session.options.frameLimit = o.frames
+    session.options.screenshotAt = o.screenshotAt
+    if let screenshotAt = o.screenshotAt {
       session.options.screenshotPath =
-        screenshotPath ?? "swell-live-\(scene.name)-\(LiveCommand.format(screenshotAt)).png"
+        o.screenshot ?? "swell-live-\(scene.name)-\(LiveCommand.format(screenshotAt)).png"
     }
     session.options.screenshotStem = "swell-live-\(scene.name)"
-    session.options.showHUD = hud
+    session.options.showHUD = o.hud
     session.onMessage = { console.out($0 + "\n") }
     session.onMotionMessage = { console.err("swell live: \($0)\n") }
     let statistics = try LiveCommand.run(session, label: "swell live")
-    if stats { console.out(statistics.jsonLine + "\n") }
+    if o.stats { console.out(statistics.jsonLine + "\n") }
     return 0
   }
 
@@ -161,7 +160,7 @@ struct LiveCommand: ToolCommand {
     do {
       return try session.run()
     } catch let e as SceneMotionError {
-      throw ToolError(e.message)
+      throw ToolError(e.toolMessage)
     } catch let e as RecordingError {
       throw ToolError(e.description)
     }
@@ -173,12 +172,14 @@ struct LiveCommand: ToolCommand {
   ///   - spec: `keyboard`, `mouse`, `script:TEXT`, `iio[:NAME]`, `udp:PORT`, `phone:URL` or a
   ///     recording file.
   ///   - loop: Replay a recording or script from the start when it ends.
-  ///   - sources: Options of live sensor sources.
+  ///   - sensors: Options of live sensor sources.
+  ///   - referenceFrame: The frame of a live source's fused attitudes.
   /// - Returns: The feed (a live source's pull has started).
   /// - Throws: ``UsageError`` or ``ToolError`` for a bad spec, file or source.
-  static func makeFeed(_ spec: String, loop: Bool = false, sources: LiveSourceOptions = .init())
-    throws -> any SceneMotionFeed
-  {
+  static func makeFeed(
+    _ spec: String, loop: Bool = false, sensors: LiveSensorOptionGroup = .init(),
+    referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
+  ) throws -> any SceneMotionFeed {
     switch spec {
     case "keyboard": return TiltMotionFeed(kind: .keyboard)
     case "mouse": return TiltMotionFeed(kind: .mouse)
@@ -189,15 +190,15 @@ struct LiveCommand: ToolCommand {
             String(spec.dropFirst("script:".count)), rate: 100, loops: loop
           ).feed
         }
-        if LiveSourceOptions.isSensor(spec) {
-          let source = try sources.open(spec)
+        if LiveSourceSpec.names(spec) {
+          let source = try sensors.open(spec)
           return LiveSourceFeed(
-            manager: MotionManager(source: source), referenceFrame: sources.referenceFrame)
+            manager: MotionManager(source: source), referenceFrame: referenceFrame)
         }
         let input = try SceneMotionInput.recording(URL(fileURLWithPath: spec), loops: loop)
         return input.feed
       } catch let e as SceneMotionError {
-        throw ToolError(e.message)
+        throw ToolError(e.toolMessage)
       }
     }
   }

@@ -11,4 +11,7 @@ let registeredCommands: [any ToolCommand.Type] = [
   SensorsCommand.self,
   RecordCommand.self,
   BenchCommand.self,
+  VersionCommand.self,
+  CompletionCommand.self,
+  ManPageCommand.self,
 ]

@@ -1,136 +1,57 @@
 import Foundation
-import SwellGeometry
-import SwellLayers
-import SwellMotion
+import SwellPlayback
 import SwellRender
-import SwellScenes
 
-/// Plays a scene offline and writes its frames to an output (the work of `swell render` and
-/// `swell demo`): the library's `SceneDriver` steps the scene and the library's `FrameExporter`
-/// draws and writes the frames (frame N+1 drawn while N is encoded). This is wiring: which frames,
-/// and the progress line.
-struct SceneExportJob {
-  /// The scene.
-  var scene: any Scene
-  /// Its motion.
-  var motion: any SceneMotionFeed
-  /// Frames per second.
-  var framesPerSecond: Double
-  /// Seconds to render.
-  var duration: Double
-  /// The output path (format from its extension unless ``format`` is set).
-  var output: String
-  /// The output format (`--format`), or `nil` to take it from the extension.
-  var format: OutputFormat?
-  /// Render only the frame at this time (seconds after frame 0).
-  var singleTime: Double?
-  /// The video encoder settings.
-  var ffmpeg = FFmpegOptions()
-
-  /// The most frames one render may have.
-  static let maximumFrames = 1_000_000
-
-  /// What was written.
+/// `swell render` and `swell demo` write a scene offline through SwellPlayback's `SceneExport`:
+/// this is the tool's side of it, the progress line and the summary.
+enum SceneExportRun {
+  /// What was written, and how long it took on the wall clock.
   struct Report {
-    var path: String
-    var frames: Int
-    var pixelWidth: Int
-    var pixelHeight: Int
+    var export: SceneExport.Report
     /// Wall-clock seconds for the whole export.
     var seconds: Double
-    /// Wall-clock seconds spent drawing frames on the render thread.
-    var renderSeconds: Double
-
-    /// Milliseconds per frame spent drawing on the render thread.
-    var renderMillisecondsPerFrame: Double {
-      frames > 0 ? 1000 * renderSeconds / Double(frames) : 0
-    }
 
     var timing: String {
-      String(
+      let frames = export.frames
+      return String(
         format: "timing: %.2f ms/frame drawing on the render thread, %.2f ms/frame overall "
           + "(%.1f frames/s end to end)",
-        renderMillisecondsPerFrame, frames > 0 ? 1000 * seconds / Double(frames) : 0,
+        frames > 0 ? 1000 * export.drawingSeconds / Double(frames) : 0,
+        frames > 0 ? 1000 * seconds / Double(frames) : 0,
         seconds > 0 ? Double(frames) / seconds : 0)
     }
 
     var summary: String {
+      let frames = export.frames
       let fpsText = seconds > 0 ? String(format: ", %.1f frames/s", Double(frames) / seconds) : ""
-      return "wrote \(path) (\(frames) frame\(frames == 1 ? "" : "s"), "
-        + "\(pixelWidth)x\(pixelHeight) px, \(String(format: "%.1f", seconds)) s\(fpsText))"
+      return "wrote \(export.path) (\(frames) frame\(frames == 1 ? "" : "s"), "
+        + "\(export.pixelWidth)x\(export.pixelHeight) px, \(String(format: "%.1f", seconds)) s\(fpsText))"
     }
   }
 
-  /// Renders and writes the frames.
+  /// Runs the export with a progress line.
   ///
   /// - Parameters:
-  ///   - console: Where progress goes (stderr, only on a terminal).
+  ///   - export: The export.
+  ///   - console: Where progress goes (stderr).
   ///   - label: The progress line's prefix.
   /// - Returns: What was written.
-  /// - Throws: ``ToolError`` with one line naming the output; nothing is left behind.
-  func run(console: Console, label: String) throws -> Report {
+  /// - Throws: ``ToolError`` with one line naming the output (the library's limits named by
+  ///   this tool's flags); nothing is left behind.
+  static func run(_ export: SceneExport, console: Console, label: String) throws -> Report {
     let clock = ContinuousClock()
     let started = clock.now
-    let frameTotal = Double(duration) * framesPerSecond
-    guard frameTotal < Double(Self.maximumFrames) else {
-      throw ToolError(
-        "\(Int(frameTotal)) frames is too many (at most \(Self.maximumFrames)); "
-          + "lower --fps or --duration")
-    }
-    let configuration = FrameConfiguration(
-      size: scene.size, scale: scene.scale, framesPerSecond: framesPerSecond)
-    let format: OutputFormat
+    var progress: ProgressLine?
+    defer { progress?.clear() }
     do {
-      format = try OutputFormat(path: output, format: self.format)
-      try configuration.validate(for: output)
+      let report = try export.run(progress: { done, total in
+        if progress == nil { progress = ProgressLine(console: console, label: label, total: total) }
+        progress?.update(done: done)
+      })
+      return Report(export: report, seconds: seconds(started.duration(to: clock.now)))
     } catch {
-      throw ToolError(error.description)
+      throw ToolError(error.toolMessage)
     }
-    var driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: framesPerSecond)
-    let count = driver.frameCount(duration: duration)
-    // The frames to draw: all, or one.
-    let first: Int
-    if let t = singleTime {
-      let index = t * framesPerSecond
-      guard index < Double(Self.maximumFrames) else {
-        throw ToolError("--time \(displayNumber(t)) is beyond \(Self.maximumFrames) frames")
-      }
-      first = Int(index.rounded())
-    } else if format.isSingleFrame {
-      first = count - 1
-    } else {
-      first = 0
-    }
-    let last = singleTime != nil || format.isSingleFrame ? first : count - 1
-    let exporter: FrameExporter
-    do {
-      exporter = try FrameExporter(
-        path: output, format: format, configuration: configuration,
-        background: scene.background,
-        ffmpeg: ffmpeg)
-    } catch {
-      throw ToolError(error.description)
-    }
-    var progress = ProgressLine(console: console, label: label, total: last - first + 1)
-    do {
-      for index in 0...last {
-        guard let frame = try driver.step() else { break }
-        guard index >= first else { continue }
-        try exporter.add(scene.root.presentation(at: frame.targetTimestamp))
-        progress.update(done: index - first + 1)
-      }
-      try exporter.finish()
-    } catch {
-      exporter.cancel()
-      progress.clear()
-      throw ToolError("\(error)")
-    }
-    progress.clear()
-    return Report(
-      path: output, frames: exporter.frameCount, pixelWidth: configuration.pixelWidth,
-      pixelHeight: configuration.pixelHeight,
-      seconds: Self.seconds(started.duration(to: clock.now)),
-      renderSeconds: exporter.drawingSeconds)
   }
 
   static func seconds(_ d: Duration) -> Double {
@@ -164,7 +85,7 @@ struct ProgressLine {
   mutating func update(done: Int) {
     guard total > 1 else { return }
     let now = clock.now
-    let elapsed = SceneExportJob.seconds(start.duration(to: now))
+    let elapsed = SceneExportRun.seconds(start.duration(to: now))
     guard console.isInteractive else {
       let tenth = 10 * done / total
       if tenth > lastTenth {

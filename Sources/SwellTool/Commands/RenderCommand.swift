@@ -2,112 +2,105 @@ import Foundation
 import SwellEffects
 import SwellGeometry
 import SwellMotion
+import SwellPlayback
 import SwellRender
 import SwellScenes
 import SwellWaves
 
 /// `swell render SCENE|FILE.json`: a scene under motion to PNG/SVG/PDF frames or MP4/GIF/WebP/
 /// APNG video.
-struct RenderCommand: ToolCommand {
-  static let spec = CommandSpec(
+struct RenderCommand: TypedToolCommand {
+  static let about = CommandAbout(
     "render", summary: "render a scene under motion to PNG/SVG/PDF frames or MP4/GIF/WebP video",
-    arguments: [ArgumentSpec("SCENE|FILE.json")],
     discussion: """
       Renders SCENE (built-in: \(SharedOptions.sceneNames)) or a scene file (docs/scenes.md) \
       under device motion, with an offline display link: frame 0 at the first motion timestamp, \
       then one frame every 1/fps seconds.
       """,
-    groups: [
-      OptionGroup(
-        nil,
-        [
-          SharedOptions.output(
-            "the output; its extension picks the format: .png .svg .pdf .mp4 .gif .webp .apng, "
-              + "or a numbered pattern such as frames/%05d.png (default SCENE.mp4; - for "
-              + "standard output, with --format)"),
-          OptionSpec(
-            "--format", kind: .value("NAME"),
-            help:
-              "the output format, for an output without an extension such as -: png, svg, pdf, "
-              + "mp4, gif, webp or apng (default: from the extension)"),
-          OptionSpec(
-            "--duration", kind: .value("S"),
-            help: "seconds to render (default: the motion's span; 5 s without motion)"),
-          OptionSpec(
-            "--fps", kind: .value("N"),
-            help: "frames per second (default 60; GIF: default and limit 50)"),
-          OptionSpec(
-            "--time", kind: .value("T"),
-            help:
-              "render one frame, at T seconds after the first motion sample (PNG and SVG hold one "
-              + "frame: without --time they show the last frame of the duration)"),
-          OptionSpec(
-            "--preset", kind: .value("NAME"), help: "the libx264 preset for MP4 (default veryfast)"),
-          OptionSpec(
-            "--timing", help: "also print the drawing time per frame and the end-to-end rate"),
-        ]),
-      SharedOptions.motion,
-      SharedOptions.scene,
-    ],
     epilogue: """
       Progress goes to standard error: a bar with the frame count and ETA on a terminal, a plain \
       line every 10 % otherwise. The output appears only when complete (written to a temporary \
       file and renamed).
-      """)
+      """,
+    examples: [
+      "render waterwave --duration 4 -o wave.mp4",
+      "render waterwave --motion recording.zip -o wave.gif",
+    ])
 
-  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let motionRate = try arguments.positiveNumber("--motion-rate") ?? 100
-    let output = arguments.option("--output")
-    let format = try Self.format(arguments.option("--format"))
-    let duration = try arguments.number("--duration", in: 0...1e6)
-    let requestedFPS = try arguments.positiveNumber("--fps")
-    let time = try arguments.number("--time", in: 0...1e6)
-    let preset = arguments.option("--preset") ?? "veryfast"
-    let timing = arguments.flag("--timing")
-    let options = try SceneLoader.options(arguments)
-    let positional = arguments.positional()
-    try arguments.finish()
-    let sceneName = try SceneLoader.required(positional)
-    if let f = requestedFPS, f > 1000 {
-      throw UsageError("--fps must be at most 1000, got \(displayNumber(f))")
+  /// The formats `--format` names (every output format but the numbered PNG pattern).
+  enum FormatName: String, CaseIterable, Sendable {
+    case png, svg, pdf, mp4, gif, webp, apng
+    var format: OutputFormat? { OutputFormat(rawValue: rawValue) }
+  }
+
+  struct Options: ParsableOptions {
+    var output: String?
+    var format: OutputFormat?
+    var duration: Double?
+    var fps: Double?
+    var time: Double?
+    var preset: String
+    var timing: Bool
+    var motion: MotionOptionGroup
+    var scene: SceneOptionGroup
+    var sceneName: String?
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      output = p.option(
+        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+        defaultText: "SCENE.mp4",
+        help:
+          "the output; its extension picks the format: .png .svg .pdf .mp4 .gif .webp .apng, "
+          + "or a numbered pattern such as frames/%05d.png (- for standard output, with --format)")
+      format = try p.option(
+        "--format", as: FormatName.self, defaultText: "from the extension",
+        help: "the output format, for an output without an extension such as -")?.format
+      duration = try p.option(
+        "--duration", value: "S", in: 0...1e6, defaultText: "the motion's span; 5 s without motion",
+        help: "seconds to render")
+      fps = try p.option(
+        "--fps", in: .positive(atMost: 1000), defaultText: "60; GIF: default and limit 50",
+        help: "frames per second")
+      time = try p.option(
+        "--time", value: "T", in: 0...1e6,
+        help:
+          "render one frame, at T seconds after the first motion sample (PNG and SVG hold one "
+          + "frame: without --time they show the last frame of the duration)")
+      preset = p.option(
+        "--preset", value: "NAME", default: "veryfast", help: "the libx264 preset for MP4")
+      timing = p.flag(
+        "--timing", help: "also print the drawing time per frame and the end-to-end rate")
+      motion = try p.group(MotionOptionGroup.self)
+      scene = try p.group(SceneOptionGroup.self)
+      sceneName = p.argument("SCENE|FILE.json", kind: .scene)
     }
-    let motion = try MotionInput.load(
-      motionPath: arguments.option("--motion"), script: arguments.option("--script"),
-      rate: motionRate)
-    let scene = try SceneLoader.load(sceneName, options: options)
-    let out = output ?? "\(scene.name).mp4"
-    if out == "-" && format == nil {
-      throw UsageError(
-        "-o - (standard output) needs --format png, svg, pdf, mp4, gif, webp or apng")
+
+    func validate() throws(UsageError) {
+      _ = try SceneLoader.required(sceneName)
+      if output == "-" && format == nil {
+        throw UsageError(
+          "-o - (standard output) needs --format png, svg, pdf, mp4, gif, webp or apng")
+      }
     }
-    let fps = try OutputFrameRate.resolve(requested: requestedFPS, output: out, format: format)
-    var job = SceneExportJob(
+  }
+
+  static func run(_ o: Options, console: Console) throws -> Int32 {
+    let motion = try o.motion.load()
+    let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
+    let out = o.output ?? "\(scene.name).mp4"
+    let fps = try OutputFrameRate.resolve(requested: o.fps, output: out, format: o.format)
+    var job = SceneExport(
       scene: scene, motion: motion.feed, framesPerSecond: fps,
-      duration: duration ?? motion.span, output: out)
-    job.singleTime = time
-    job.format = format
-    job.ffmpeg = FFmpegOptions(x264Preset: preset)
-    let report = try job.run(console: console, label: "swell render")
+      duration: o.duration ?? motion.span, output: out)
+    job.singleTime = o.time
+    job.format = o.format
+    job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
+    let report = try SceneExportRun.run(job, console: console, label: "swell render")
     // With -o - the frames are standard output: the summary goes to standard error.
     let say = out == "-" ? console.err : console.out
     say("\(report.summary)\n")
-    if timing { say("\(report.timing)\n") }
+    if o.timing { say("\(report.timing)\n") }
     return 0
-  }
-
-  /// Parses `--format` (`png`, `svg`, `pdf`, `mp4`, `gif`, `webp`, `apng`).
-  ///
-  /// - Throws: ``UsageError`` listing the names for another word.
-  static func format(_ name: String?) throws(UsageError) -> OutputFormat? {
-    guard let name else { return nil }
-    let names = OutputFormat.allCases.filter { $0 != .pngSequence }.map(\.rawValue)
-    guard names.contains(name.lowercased()), let format = OutputFormat(rawValue: name.lowercased())
-    else {
-      throw UsageError(
-        "--format must be one of \(names.joined(separator: ", ")), got '\(UntrustedText.clipped(name))'"
-      )
-    }
-    return format
   }
 }
 
@@ -120,25 +113,14 @@ enum SceneLoader {
     do {
       return try BuiltInScenes.load(name, options: options)
     } catch {
+      if let path = error.recording {
+        throw UsageError(
+          error.message + " (give it with --motion: waterwave --motion "
+            + UntrustedText.escaped(path) + ")")
+      }
       if error.isUnknownName { throw UsageError(error.message) }
       throw ToolError(error.message)
     }
-  }
-
-  /// The shared scene options (`SharedOptions.scene`): size, orientation, rule, response, Reduce
-  /// Motion.
-  ///
-  /// - Parameter arguments: The command's arguments.
-  /// - Returns: The scene options.
-  /// - Throws: ``UsageError`` for a bad size, orientation or response.
-  static func options(_ arguments: Arguments) throws(UsageError) -> SceneOptions {
-    var options = SceneOptions()
-    options.seedExact = arguments.flag("--seed-exact")
-    options.reduceMotion = arguments.flag("--reduce-motion")
-    if let size = arguments.option("--size") { try apply(size: size, to: &options) }
-    if let response = arguments.option("--response") { try apply(response: response, to: &options) }
-    if let name = arguments.option("--orientation") { try apply(orientation: name, to: &options) }
-    return options
   }
 
   /// The SCENE word of a command line, which must be there.
@@ -152,57 +134,5 @@ enum SceneLoader {
         "needs a SCENE (\(BuiltInScenes.names.joined(separator: ", "))) or a scene FILE.json")
     }
     return name
-  }
-
-  /// Parses `--response` (`classic`, `sloshing` or `physical`) into scene options.
-  ///
-  /// - Throws: ``UsageError`` for another word.
-  static func apply(response name: String, to options: inout SceneOptions) throws(UsageError) {
-    guard let response = WaterWaveResponse(rawValue: name) else {
-      throw UsageError("--response must be classic, sloshing or physical, got '\(name)'")
-    }
-    options.waterResponse = response
-  }
-
-  /// Parses `--orientation` (an `InterfaceOrientation` case name) into scene options.
-  ///
-  /// - Throws: ``UsageError`` listing the four names for another word.
-  static func apply(orientation name: String, to options: inout SceneOptions) throws(UsageError) {
-    guard let orientation = InterfaceOrientation(rawValue: name) else {
-      let names = InterfaceOrientation.allCases.map(\.rawValue).joined(separator: ", ")
-      throw UsageError(
-        "--orientation must be one of \(names), got '\(UntrustedText.clipped(name))'")
-    }
-    options.orientation = orientation
-  }
-
-  /// Parses `WxH[@S]` (points, pixels per point) into scene options.
-  ///
-  /// - Throws: ``UsageError`` naming the bad part.
-  static func apply(size spec: String, to options: inout SceneOptions) throws(UsageError) {
-    do {
-      try options.setSize(spec, maximumPixels: ImageSurface.maximumDimension)
-    } catch {
-      throw UsageError(error.message)
-    }
-  }
-}
-
-/// The motion options of the scene commands (`--motion FILE`, `--script TEXT`).
-enum MotionInput {
-  /// Opens the motion a scene command asked for.
-  ///
-  /// - Throws: ``UsageError`` when both are given; ``ToolError`` for bad input, naming it.
-  static func load(motionPath: String?, script: String?, rate: Double) throws -> SceneMotionInput {
-    guard motionPath == nil || script == nil else {
-      throw UsageError("--motion and --script exclude each other")
-    }
-    do {
-      if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
-      if let script { return try .script(script, rate: rate) }
-    } catch {
-      throw ToolError(error.message)
-    }
-    return .resting
   }
 }

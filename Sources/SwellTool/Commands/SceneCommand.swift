@@ -1,13 +1,13 @@
 import Foundation
 import SwellMotion
+import SwellRender
 import SwellScenes
 
 /// `swell scene print NAME` writes a built-in scene as a scene file; `swell scene check FILE`
 /// validates one.
-struct SceneCommand: ToolCommand {
-  static let spec = CommandSpec(
+struct SceneCommand: TypedToolCommand {
+  static let about = CommandAbout(
     "scene", summary: "print a built-in scene as a JSON scene file, or check a scene file",
-    arguments: [ArgumentSpec("print NAME | check FILE.json")],
     discussion: """
       swell scene print NAME writes the built-in scene NAME \
       (\(BuiltInScenes.fileNames.joined(separator: ", "))) as a scene file (docs/scenes.md), to \
@@ -19,36 +19,60 @@ struct SceneCommand: ToolCommand {
       know (a misspelt optional key) are warned about on standard error, or refused with \
       --strict.
       """,
-    groups: [
-      OptionGroup(
-        nil,
-        [
-          SharedOptions.output("print: write to FILE (atomically) instead of standard output"),
-          OptionSpec(
-            "--size", kind: .value("WxH[@S]"),
-            help: "print: canvas size in points and pixels per point"),
-          OptionSpec("--strict", help: "check: unknown keys are errors, not warnings"),
-        ])
-    ])
+    examples: ["scene print waterwave -o my-scene.json", "scene check my-scene.json --strict"])
 
-  static func run(_ arguments: inout Arguments, console: Console) throws -> Int32 {
-    let output = arguments.option("--output")
-    let sizeSpec = arguments.option("--size")
-    let strict = arguments.flag("--strict")
-    guard let action = arguments.positional() else {
-      throw UsageError("needs an action: print NAME or check FILE.json")
+  enum Action: String, CaseIterable, Sendable { case print, check }
+
+  struct Options: ParsableOptions {
+    var output: String?
+    var size: String?
+    var strict: Bool
+    var action: String?
+    var target: String?
+
+    init(_ p: inout OptionParser) throws(UsageError) {
+      output = p.option(
+        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+        help: "print: write to FILE (atomically) instead of standard output")
+      size = p.option(
+        "--size", value: "WxH[@S]", help: "print: canvas size in points and pixels per point")
+      strict = p.flag("--strict", help: "check: unknown keys are errors, not warnings")
+      action = p.argument(
+        "print NAME | check FILE.json", kind: .choice(Action.allCases.map(\.rawValue)))
+      target = p.argument(nil, kind: .scene)
     }
-    let target = arguments.positional()
-    try arguments.finish()
-    switch action {
-    case "print":
-      guard !strict else { throw UsageError("--strict applies to check") }
-      guard let target else {
-        throw UsageError(
-          "print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
+
+    func validate() throws(UsageError) {
+      guard let action else { throw UsageError("needs an action: print NAME or check FILE.json") }
+      switch Action(rawValue: action) {
+      case .print?:
+        guard !strict else { throw UsageError("--strict applies to check") }
+        guard target != nil else {
+          throw UsageError(
+            "print needs a scene name (\(BuiltInScenes.fileNames.joined(separator: ", ")))")
+        }
+      case .check?:
+        guard output == nil else { throw UsageError("check takes no -o") }
+        guard size == nil else { throw UsageError("check takes no --size") }
+        guard target != nil else { throw UsageError("check needs a scene FILE.json") }
+      case nil:
+        throw UsageError("unknown action '\(action)' (print or check)")
       }
+    }
+  }
+
+  static func run(_ o: Options, console: Console) throws -> Int32 {
+    let (output, target, strict) = (o.output, o.target ?? "", o.strict)
+    switch o.action {
+    case "print":
       var options = SceneOptions()
-      if let sizeSpec { try SceneLoader.apply(size: sizeSpec, to: &options) }
+      if let sizeSpec = o.size {
+        do {
+          try options.setSize(sizeSpec, maximumPixels: ImageSurface.maximumDimension)
+        } catch {
+          throw UsageError(error.toolMessage)
+        }
+      }
       guard let file = BuiltInScenes.file(target, options: options) else {
         let known = BuiltInScenes.fileNames.joined(separator: ", ")
         if BuiltInScenes.names.contains(target) {
@@ -69,10 +93,7 @@ struct SceneCommand: ToolCommand {
         console.out(String(decoding: data, as: UTF8.self))
       }
       return 0
-    case "check":
-      guard output == nil else { throw UsageError("check takes no -o") }
-      guard sizeSpec == nil else { throw UsageError("check takes no --size") }
-      guard let target else { throw UsageError("check needs a scene FILE.json") }
+    default:
       let scene: FileScene
       do {
         scene = try FileScene(contentsOf: URL(fileURLWithPath: target))
@@ -95,8 +116,6 @@ struct SceneCommand: ToolCommand {
           + "\(scene.waterLayers.count + scene.waterBodyLayers.count) water, \(scene.effectLayers.count) with motion effects\n"
       )
       return 0
-    default:
-      throw UsageError("unknown action '\(action)' (print or check)")
     }
   }
 }

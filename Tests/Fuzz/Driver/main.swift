@@ -10,6 +10,7 @@
 // line: the parser, executions, seconds and how many inputs were accepted.
 import Foundation
 import SwellMotion
+import SwellRecordings
 import SwellScenes
 import SwellSensors
 

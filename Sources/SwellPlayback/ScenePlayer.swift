@@ -1,0 +1,303 @@
+import Foundation
+import SwellCairo
+import SwellGeometry
+import SwellLayers
+import SwellMotion
+import SwellRender
+import SwellScenes
+
+/// Plays a scene and draws its frames into pixels the caller owns: a window's frame buffer, a
+/// terminal grid's canvas, a GTK drawing area's Cairo context, a bare pixel buffer. Each frame,
+/// the `SceneDriver` feeds the scene the motion due by the frame and advances its engines, and
+/// the frame is drawn by the one frame-drawing function (`LayerRenderer.drawFrame`, in bands
+/// on several cores), so a frame at the scene's own pixel size has the pixels of an offline
+/// render of the same time.
+///
+/// The player owns no window and no loop: the host advances it, either with display-link frames
+/// (``render(_:into:force:)``, ``idle(_:)``) or with timestamps it chooses (``advance(toTimestamp:)``),
+/// and draws when it likes (``draw(at:into:)-(_,ImageSurface)``, ``draw(at:in:pixelWidth:pixelHeight:)``,
+/// ``draw(at:into:)-(_,PixelBuffer)``). Use one player from one thread.
+public final class ScenePlayer {
+  /// The scene.
+  public var scene: any Scene { driver.scene }
+  /// The driver (its feed is the scene's motion).
+  public let driver: SceneDriver
+  /// The renderer: a full-size frame is drawn in horizontal bands on every core (at most 4),
+  /// with the pixels of a single-threaded render.
+  public let renderer: BandedFrameRenderer
+  /// Whether each frame's presentation values are kept for ``traceText()``.
+  public var tracing = false
+  /// The scene's canvas when the player was made, points: ``layoutSize(for:pixelWidth:pixelHeight:)``
+  /// keeps its shorter side when the scene is laid out for another shape.
+  public let designSize: Size
+  private let contextRenderer = LayerRenderer()
+  private var traceRows: [[Double]] = []
+  private var lastDrawn: (digest: Int, width: Int, height: Int)?
+  private var nextIndex = 0
+  private var lastTarget: Double?
+  /// False when the last ``render(_:into:force:)`` found the presentation already drawn.
+  public private(set) var lastRenderChangedPixels = true
+
+  /// Creates a player.
+  ///
+  /// A keyboard or mouse `TiltMotionFeed` is set to the interface orientation of a file
+  /// scene, so at rest the water is level in every orientation.
+  ///
+  /// - Parameters:
+  ///   - scene: The scene.
+  ///   - motion: Its motion.
+  ///   - framesPerSecond: The nominal frame rate of the scene's display link (default 60).
+  ///   - renderer: The renderer (default: a new banded one).
+  public init(
+    scene: any Scene, motion: any SceneMotionFeed, framesPerSecond: Double = 60,
+    renderer: BandedFrameRenderer = BandedFrameRenderer()
+  ) {
+    if let tilt = motion as? TiltMotionFeed, let file = scene as? FileScene {
+      tilt.orientation = file.orientation
+    }
+    driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: framesPerSecond)
+    designSize = scene.size
+    self.renderer = renderer
+  }
+
+  /// The canvas, in points, that a scene designed for `design` is laid out on to fill a frame
+  /// buffer of another shape: the buffer's aspect ratio, with the design's shorter side kept
+  /// (390 × 844 shown in an 80 × 24 terminal, 320 × 192 pixels, is laid out on 650 × 390
+  /// points; in a 1600 × 1000-pixel window on 624 × 390).
+  ///
+  /// - Parameters:
+  ///   - design: The scene's own canvas, points.
+  ///   - pixelWidth: The frame buffer's width, pixels (positive).
+  ///   - pixelHeight: The frame buffer's height, pixels (positive).
+  /// - Returns: The canvas, points.
+  public static func layoutSize(for design: Size, pixelWidth: Int, pixelHeight: Int) -> Size {
+    let short = min(design.width, design.height)
+    let aspect = Double(max(pixelWidth, 1)) / Double(max(pixelHeight, 1))
+    return aspect >= 1
+      ? Size(width: short * aspect, height: short) : Size(width: short, height: short / aspect)
+  }
+
+  /// Lays a resizable file scene out for a frame buffer that is not the scene's pixel size (a
+  /// window resized by hand, a terminal grid): the scene fills it instead of being letterboxed
+  /// (`FileScene.layOut(size:scale:)`).
+  ///
+  /// - Parameters:
+  ///   - pixelWidth: The frame buffer's width, pixels.
+  ///   - pixelHeight: The frame buffer's height, pixels.
+  /// - Returns: Whether the scene now fills the frame buffer exactly.
+  @discardableResult
+  public func layOut(pixelWidth: Int, pixelHeight: Int) -> Bool {
+    if pixelSize == (pixelWidth, pixelHeight) { return true }
+    guard let file = scene as? FileScene, file.isResizable else { return false }
+    let size = Self.layoutSize(for: designSize, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    file.layOut(size: size, scale: Double(pixelWidth) / size.width)
+    return true
+  }
+
+  /// The scene's pixel size: canvas × scale.
+  public var pixelSize: (width: Int, height: Int) {
+    let w = max(1, Int((scene.size.width * scene.scale).rounded()))
+    let h = max(1, Int((scene.size.height * scene.scale).rounded()))
+    return (w, h)
+  }
+
+  /// Feeds the motion due by a display-link frame and advances the scene to it (a trace row is
+  /// kept when ``tracing``).
+  ///
+  /// - Parameter frame: The frame, target times increasing across calls.
+  /// - Throws: `SceneMotionError` when the motion failed.
+  public func advance(to frame: DisplayLinkFrame) throws {
+    try driver.advance(to: frame)
+    nextIndex = frame.index + 1
+    lastTarget = frame.targetTimestamp
+    if tracing { traceRows.append(driver.traceRow(at: frame.targetTimestamp)) }
+  }
+
+  /// Advances the scene to a time the host chose (a GTK frame clock's, a game loop's): the
+  /// frame drawn next is the one for `timestamp`, scene seconds (the feed's
+  /// `SceneMotionFeed.startTime` is the first frame's time for a recording, 0 for live and
+  /// simulated motion). A time at or before the previous one advances nothing.
+  ///
+  /// - Parameter timestamp: The frame's target time, scene seconds.
+  /// - Returns: The frame the scene is now at.
+  /// - Throws: `SceneMotionError` when the motion failed.
+  @discardableResult
+  public func advance(toTimestamp timestamp: Double) throws -> DisplayLinkFrame {
+    let previous = lastTarget ?? -Double.infinity
+    let target = max(timestamp, previous)
+    let frame = DisplayLinkFrame(
+      index: nextIndex, timestamp: lastTarget ?? target, targetTimestamp: target)
+    guard target > previous else { return frame }
+    try advance(to: frame)
+    return frame
+  }
+
+  /// The time of the last frame advanced to (``advance(to:)`` or ``advance(toTimestamp:)``), scene
+  /// seconds, or `nil` before the first.
+  public var currentTime: Double? { lastTarget }
+
+  /// Feeds the motion due by the frame and advances the scene; draws it into the image only
+  /// when the presentation changed since the frame drawn last (its `appearanceDigest`), or
+  /// when `force` is set (see ``lastRenderChangedPixels``).
+  ///
+  /// - Parameters:
+  ///   - frame: The display-link frame.
+  ///   - image: The frame buffer.
+  ///   - force: Draw even when nothing changed.
+  /// - Throws: `SceneMotionError` when the motion failed, `RenderError` when drawing did.
+  public func render(_ frame: DisplayLinkFrame, into image: ImageSurface, force: Bool) throws {
+    let (width, height) = image.pixelSize
+    layOut(pixelWidth: width, pixelHeight: height)
+    try advance(to: frame)
+    let tree = scene.root.presentation(at: frame.targetTimestamp)
+    let digest = tree.appearanceDigest()
+    if !force, let last = lastDrawn, last == (digest, width, height) {
+      lastRenderChangedPixels = false
+      return
+    }
+    try draw(tree, into: image)
+    lastDrawn = (digest, width, height)
+    lastRenderChangedPixels = true
+  }
+
+  /// Feeds the motion and advances the scene without drawing (a hidden window).
+  ///
+  /// - Parameter frame: The display-link frame.
+  /// - Throws: `SceneMotionError` when the motion failed.
+  public func idle(_ frame: DisplayLinkFrame) throws {
+    try advance(to: frame)
+    _ = (driver.motion as? LiveSourceFeed)?.takeArrivals()
+  }
+
+  /// True for live sources (udp, iio, phone): frames start late to carry the newest samples.
+  public var latchesLate: Bool { driver.motion is LiveSourceFeed }
+
+  /// The latencies of the live samples the presented frame used first, seconds.
+  ///
+  /// - Parameter presentedAt: When the frame was presented, `CLOCK_MONOTONIC` seconds.
+  /// - Returns: `presentedAt` minus each sample's arrival (none for recordings and tilt).
+  public func motionLatencies(presentedAt: Double) -> [Double] {
+    guard let live = driver.motion as? LiveSourceFeed else { return [] }
+    return live.takeArrivals().map { presentedAt - $0 }
+  }
+
+  /// The traced frames as `swell trace` CSV: a `time` column (the frame's target time, scene
+  /// seconds) and the scene's trace keys.
+  ///
+  /// - Returns: The CSV text.
+  public func traceText() -> String {
+    let format = SceneTraceFormat(keys: scene.traceKeys)
+    var text = format.header
+    for (i, row) in traceRows.enumerated() { format.appendRow(row, first: i == 0, to: &text) }
+    return text
+  }
+
+  /// An arrow key tilts a keyboard `TiltMotionFeed` (other feeds ignore it).
+  ///
+  /// - Parameters:
+  ///   - direction: The arrow.
+  ///   - time: The scene time, seconds.
+  public func tilt(_ direction: TiltDirection, at time: Double) {
+    (driver.motion as? TiltMotionFeed)?.press(direction, at: time)
+  }
+
+  /// The pointer tilts a mouse `TiltMotionFeed` (other feeds ignore it).
+  ///
+  /// - Parameters:
+  ///   - x: 0...1 across the view.
+  ///   - y: 0...1 down the view.
+  ///   - time: The scene time, seconds.
+  public func point(x: Double, y: Double, at time: Double) {
+    (driver.motion as? TiltMotionFeed)?.point(x: x, y: y, at: time)
+  }
+
+  /// Re-centres the viewer offset (file scenes that support it).
+  ///
+  /// - Parameter time: The scene time, seconds.
+  public func recenterViewerOffset(at time: Double) {
+    (scene as? FileScene)?.recenterViewerOffset(at: time)
+  }
+
+  /// The motion's status line, the viewer offset and the water's tilt.
+  ///
+  /// - Parameter time: The scene time, seconds.
+  /// - Returns: The lines.
+  public func hudLines(at time: Double) -> [String] {
+    var lines = [driver.motion.statusLine(at: time)]
+    if let h = scene.traceValue("offset.horizontal", at: time),
+      let v = scene.traceValue("offset.vertical", at: time)
+    {
+      lines.append(String(format: "viewer offset %+.3f %+.3f", h, v))
+    }
+    if let tilt = scene.traceValue("water.transform.rotation.z", at: time) {
+      lines.append(String(format: "water tilt %+.1f°", tilt * 180 / .pi))
+    }
+    return lines
+  }
+
+  /// Draws the scene's presentation at `time` into an image. A resizable file scene is first
+  /// laid out for the image (``layOut(pixelWidth:pixelHeight:)``), so it fills it: a window of
+  /// any shape, a terminal's whole grid. A scene at the image's pixel size is drawn with its
+  /// scale; any other (a scene file with fixed frames) is fitted, centred with its aspect kept,
+  /// the background around it, and clipped to its canvas so that nothing beyond it (the water's
+  /// overscan) shows beside it.
+  ///
+  /// - Parameters:
+  ///   - time: Scene seconds.
+  ///   - image: The frame buffer.
+  /// - Throws: `RenderError` when drawing fails.
+  public func draw(at time: Double, into image: ImageSurface) throws(RenderError) {
+    let (width, height) = image.pixelSize
+    layOut(pixelWidth: width, pixelHeight: height)
+    try draw(scene.root.presentation(at: time), into: image)
+  }
+
+  /// Draws the scene's presentation at `time` into a Cairo context the caller owns (a GTK
+  /// drawing area's), whose target is `pixelWidth × pixelHeight` device units, placed and laid
+  /// out as ``draw(at:into:)-(_,ImageSurface)`` places it in an image of that size. The context's state is
+  /// restored afterwards.
+  ///
+  /// - Parameters:
+  ///   - time: Scene seconds.
+  ///   - context: The target.
+  ///   - pixelWidth: The target's width, pixels (positive).
+  ///   - pixelHeight: The target's height, pixels (positive).
+  /// - Throws: `RenderError` when drawing fails.
+  public func draw(
+    at time: Double, in context: CairoContext, pixelWidth: Int, pixelHeight: Int
+  ) throws(RenderError) {
+    layOut(pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    let tree = scene.root.presentation(at: time)
+    let placement = placement(for: tree, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    contextRenderer.antialias = renderer.antialias
+    try contextRenderer.drawFrame(
+      tree, background: scene.background, placement: placement, in: context)
+  }
+
+  /// Draws the scene's presentation at `time` into a pixel buffer the caller owns, as
+  /// ``draw(at:into:)-(_,ImageSurface)`` draws into an image.
+  ///
+  /// - Parameters:
+  ///   - time: Scene seconds.
+  ///   - buffer: The pixels.
+  /// - Throws: `RenderError` for a size or stride the renderer cannot use, or when drawing
+  ///   fails.
+  public func draw(at time: Double, into buffer: PixelBuffer) throws(RenderError) {
+    try buffer.withImage { (image) throws(RenderError) in try draw(at: time, into: image) }
+  }
+
+  private func draw(_ tree: Layer, into image: ImageSurface) throws(RenderError) {
+    let (width, height) = image.pixelSize
+    let placement = placement(for: tree, pixelWidth: width, pixelHeight: height)
+    try renderer.drawFrame(
+      tree, background: scene.background, placement: placement, into: image)
+  }
+
+  /// The scene's scale when it is at the target's pixel size; else fitted, centred and clipped
+  /// to its canvas (`masksToBounds` set on the presentation tree).
+  private func placement(for tree: Layer, pixelWidth: Int, pixelHeight: Int) -> FramePlacement {
+    if pixelSize == (pixelWidth, pixelHeight) { return FramePlacement(scale: scene.scale) }
+    tree.masksToBounds = true
+    return FramePlacement.fitting(scene.size, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+  }
+}

@@ -1,0 +1,34 @@
+import SwellMotion
+
+extension PhoneStreamStatistics {
+  /// One line on what a UDP phone stream skipped, or `nil` when it skipped nothing.
+  public var skippedSummary: String? {
+    guard malformed + oversized + outOfOrder + outliers > 0 else { return nil }
+    return "skipped \(malformed) malformed lines, \(oversized) oversized, \(outOfOrder) "
+      + "out-of-order and \(outliers) far-off-clock samples of \(received) received"
+  }
+}
+
+extension PhyphoxStatistics {
+  /// One line on what a phyphox source skipped, or `nil` when it skipped nothing.
+  public var skippedSummary: String? {
+    guard malformed + oversized + httpErrors + invalidValues + outOfOrder > 0 else { return nil }
+    return "\(requests) requests: \(malformed) malformed and \(oversized) oversized answers, "
+      + "\(httpErrors) HTTP errors, \(invalidValues) invalid and \(outOfOrder) out-of-order "
+      + "readings skipped"
+  }
+}
+
+/// The statistics summary of any live source that keeps them.
+extension LiveSourceSpec {
+  /// One line on what a source skipped, or `nil` for a source that skipped nothing or keeps no
+  /// statistics.
+  ///
+  /// - Parameter source: A source opened by ``open(_:)``.
+  /// - Returns: The line.
+  public static func skippedSummary(of source: any MotionSource) -> String? {
+    if let udp = source as? UDPMotionSource { return udp.statistics.skippedSummary }
+    if let phone = source as? PhyphoxSource { return phone.statistics.skippedSummary }
+    return nil
+  }
+}

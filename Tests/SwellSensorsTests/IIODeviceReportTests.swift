@@ -1,0 +1,118 @@
+import Foundation
+import SwellGeometry
+import SwellTestSupport
+import Testing
+
+@testable import SwellSensors
+
+private func report(_ tree: FakeIIOTree) throws -> String {
+  let sysfs = IIOSysfs(root: tree.sysfs)
+  return IIODeviceReport(devices: try sysfs.devices(), sysfs: sysfs, devRoot: tree.dev).text
+}
+
+@Suite("IIO device reports (swell sensors)")
+struct IIODeviceReportTests {
+  @Test("adis16475: every channel with index, storage and tiny scales in plain decimals")
+  func adis16475() throws {
+    let tree = try FakeIIOTree()
+    try tree.addADIS16475()
+    #expect(
+      try report(tree) == """
+        iio:device0  adis16475
+          rate: 2000 Hz
+          channels:
+            in_temp0      other    index 0  be:s16/16>>0  enabled (part of every scan)
+            in_anglvel_x  anglvel  index 1  be:s32/32>>0  scale 0.000000026  offset 0
+            in_anglvel_y  anglvel  index 2  be:s32/32>>0  scale 0.000000026  offset 0
+            in_anglvel_z  anglvel  index 3  be:s32/32>>0  scale 0.000000026  offset 0
+            in_accel_x    accel    index 4  be:s32/32>>0  scale 0.000000187  offset 0
+            in_accel_y    accel    index 5  be:s32/32>>0  scale 0.000000187  offset 0
+            in_accel_z    accel    index 6  be:s32/32>>0  scale 0.000000187  offset 0
+            in_timestamp  time     index 7  le:s64/64>>0  ns
+          accel: m/s² per count, mount matrix identity
+          anglvel: rad/s per count, mount matrix identity
+          buffered: yes (buffer/), 40 bytes per scan, \(tree.dev)/iio:device0 readable
+
+        """)
+  }
+
+  @Test("Nexus 5: per-axis magnetometer scales, both devices, scan sizes")
+  func nexus5() throws {
+    let tree = try FakeIIOTree()
+    try tree.addNexus5()
+    let text = try report(tree)
+    #expect(
+      text.contains("    in_magn_x     magn  index 0  le:s16/16>>0  scale 0.001763672  offset 0\n"))
+    #expect(
+      text.contains("    in_magn_y     magn  index 1  le:s16/16>>0  scale 0.001769531  offset 0\n"))
+    #expect(
+      text.contains("    in_magn_z     magn  index 2  le:s16/16>>0  scale 0.001693359  offset 0\n"))
+    #expect(text.contains("  magn: Gauss per count (×100 for µT), mount matrix identity\n"))
+    #expect(text.contains("iio:device0  mpu6515\n"))
+    #expect(text.contains("iio:device1  ak8963\n"))
+    // mpu6515: six 16-bit words at 0...10 (the absent index 3 leaves no gap), the timestamp
+    // at 16.
+    #expect(text.contains("  buffered: yes (buffer/), 24 bytes per scan, \(tree.dev)/iio:device0"))
+    #expect(text.contains("  buffered: yes (buffer/), 16 bytes per scan, \(tree.dev)/iio:device1"))
+  }
+
+  @Test("HID accel_3d: channels listed in scan order (y first), 32-bit storage")
+  func hidOrder() throws {
+    let tree = try FakeIIOTree()
+    try tree.addHIDAccel3D()
+    let lines = try report(tree).split(separator: "\n").map(String.init)
+    let channels = lines.filter { $0.hasPrefix("    in_") }.map { $0.split(separator: " ")[0] }
+    #expect(channels == ["in_accel_y", "in_accel_x", "in_accel_z", "in_timestamp"])
+    #expect(
+      lines.contains("    in_accel_y    accel  index 0  le:s16/32>>0  scale 0.00980665  offset 0"))
+    #expect(
+      lines.contains(
+        "  buffered: yes (buffer/), 24 bytes per scan, \(tree.dev)/iio:device0 readable"))
+  }
+
+  @Test(
+    "mount matrices are named for what they are: rotation, reflection or neither",
+    arguments: [
+      ("0, 1, 0; 1, 0, 0; 0, 0, -1", "(a rotation, determinant 1)"),
+      (
+        "0, 1, 0; 1, 0, 0; 0, 0, 1",
+        "(a reflection, determinant -1: one axis mirrored; applied as published)"
+      ),
+      ("2, 0, 0; 0, 1, 0; 0, 0, 1", "(not a rotation, determinant 2; applied as published)"),
+    ])
+  func matrixKinds(matrix: String, words: String) throws {
+    let tree = try FakeIIOTree()
+    try tree.addMPU9250(magnetometerMatrix: matrix)
+    let text = try report(tree)
+    #expect(
+      text.contains("  magn: Gauss per count (×100 for µT), mount matrix \(matrix) \(words)\n"))
+    #expect(text.contains("  accel: m/s² per count, mount matrix identity\n"))
+  }
+
+  @Test("plain decimals: 12 significant digits at most, no exponent, integers bare")
+  func decimals() {
+    #expect(IIODeviceReport.decimal(2.6e-8) == "0.000000026")
+    #expect(IIODeviceReport.decimal(0.000598) == "0.000598")
+    #expect(IIODeviceReport.decimal(0.152983) == "0.152983")
+    #expect(IIODeviceReport.decimal(-0.0383) == "-0.0383")
+    #expect(IIODeviceReport.decimal(100) == "100")
+    #expect(IIODeviceReport.decimal(12.5) == "12.5")
+    #expect(IIODeviceReport.decimal(1.0 / 3) == "0.333333333333")
+    #expect(IIODeviceReport.decimal(-1) == "-1")
+  }
+
+  @Test("a channel without _raw and one that cannot be buffered say so")
+  func rawAndPolled() throws {
+    let tree = try FakeIIOTree()
+    try tree.addDevice(0, name: "accel_only", types: ["accel"], buffered: false)
+    let text = try report(tree)
+    #expect(text.contains("    in_accel_x  accel  polled only  scale 1  offset 0\n"))
+    #expect(text.contains("  buffered: no, \(tree.dev)/iio:device0 missing\n"))
+    let scanned = try FakeIIOTree()
+    try scanned.addLNG2DM()
+    try FileManager.default.removeItem(atPath: scanned.sysfs + "/iio:device0/in_accel_y_raw")
+    #expect(
+      try report(scanned).contains(
+        "in_accel_y    accel  index 1  le:s8/8>>0    scale 0.152983  offset 0  (no _raw file)\n"))
+  }
+}

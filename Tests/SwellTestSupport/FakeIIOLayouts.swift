@@ -1,0 +1,273 @@
+import Foundation
+import Glibc
+
+/// One channel of a fake IIO device, as its sysfs files spell it.
+public struct FakeIIOChannel: Sendable {
+  /// The base name, e.g. `in_accel_x`, `in_temp0` or `in_timestamp`.
+  public var name: String
+  /// `scan_elements/<name>_index`.
+  public var index: Int
+  /// `scan_elements/<name>_type`, e.g. `be:s32/32>>0`.
+  public var type: String
+  /// The initial `scan_elements/<name>_en` (another program may have left a channel enabled).
+  public var enabled: Bool
+  /// The `_raw` file's value, or `nil` for no `_raw` file (timestamps have none).
+  public var raw: Int?
+
+  /// Creates a channel.
+  ///
+  /// - Parameters:
+  ///   - name: The base name.
+  ///   - index: The scan index.
+  ///   - type: The scan type text.
+  ///   - enabled: The initial `_en` value.
+  ///   - raw: The `_raw` value, or `nil`.
+  public init(_ name: String, index: Int, type: String, enabled: Bool = false, raw: Int? = 0) {
+    self.name = name
+    self.index = index
+    self.type = type
+    self.enabled = enabled
+    self.raw = name == "in_timestamp" ? nil : raw
+  }
+}
+
+extension FakeIIOTree {
+  /// Adds a device with the channels given (any names, indices and scan types), the attribute
+  /// files given, a buffer folder and a FIFO as its character device.
+  ///
+  /// - Parameters:
+  ///   - number: N of `iio:deviceN`.
+  ///   - name: The chip name.
+  ///   - channels: The channels.
+  ///   - attributes: Further files below the device folder, e.g. `in_accel_scale`.
+  ///   - bufferDir: `buffer` or `buffer0`.
+  /// - Returns: The device folder name.
+  /// - Throws: A file-system error.
+  @discardableResult
+  public func addDevice(
+    _ number: Int, name: String, channels: [FakeIIOChannel], attributes: [String: String],
+    bufferDir: String = "buffer"
+  ) throws -> String {
+    let id = "iio:device\(number)"
+    try write("\(id)/name", name)
+    for c in channels {
+      if let raw = c.raw { try write("\(id)/\(c.name)_raw", String(raw)) }
+      try write("\(id)/scan_elements/\(c.name)_en", c.enabled ? "1" : "0")
+      try write("\(id)/scan_elements/\(c.name)_index", String(c.index))
+      try write("\(id)/scan_elements/\(c.name)_type", c.type)
+    }
+    for (file, text) in attributes { try write("\(id)/\(file)", text) }
+    try write("\(id)/\(bufferDir)/enable", "0")
+    try write("\(id)/\(bufferDir)/length", "0")
+    guard mkfifo(dev + "/" + id, 0o600) == 0 else { throw POSIXError(.EIO) }
+    return id
+  }
+
+  /// adis16475 (Analog Devices IMU) as `iio:device0`: a 16-bit big-endian temperature at scan
+  /// index 0 (left enabled), then gyroscope and accelerometer x/y/z as `be:s32/32>>0`
+  /// (indices 1...6), a timestamp at 7; scales `0.000000026` rad/s and `0.000000187` m/s² per
+  /// count. A scan: temperature at byte 0, 2 bytes of padding, the six channels at 4...24, the
+  /// timestamp at 32: 40 bytes.
+  public func addADIS16475() throws {
+    var channels = [FakeIIOChannel("in_temp0", index: 0, type: "be:s16/16>>0", enabled: true)]
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      channels.append(FakeIIOChannel("in_anglvel_\(a)", index: 1 + i, type: "be:s32/32>>0"))
+    }
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      channels.append(FakeIIOChannel("in_accel_\(a)", index: 4 + i, type: "be:s32/32>>0"))
+    }
+    channels.append(FakeIIOChannel("in_timestamp", index: 7, type: "le:s64/64>>0"))
+    try addDevice(
+      0, name: "adis16475", channels: channels,
+      attributes: [
+        "in_anglvel_scale": "0.000000026", "in_accel_scale": "0.000000187",
+        "in_temp0_scale": "100", "sampling_frequency": "2000.000000",
+      ])
+  }
+
+  /// st_accel's LNG2DM as `iio:device0`: accelerometer x/y/z as `le:s8/8>>0` (indices 0...2),
+  /// a `le:s64/64>>0` timestamp at 3, scale `0.152983` m/s² per count (15.6 mg). A scan: three
+  /// bytes, padding to 8, the timestamp: 16 bytes.
+  public func addLNG2DM() throws {
+    var channels: [FakeIIOChannel] = []
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      channels.append(FakeIIOChannel("in_accel_\(a)", index: i, type: "le:s8/8>>0"))
+    }
+    channels.append(FakeIIOChannel("in_timestamp", index: 3, type: "le:s64/64>>0"))
+    try addDevice(
+      0, name: "lng2dm", channels: channels,
+      attributes: ["in_accel_scale": "0.152983", "sampling_frequency": "100"])
+  }
+
+  /// adxl345 as `iio:device0`: accelerometer x/y/z as `le:s13/16>>0` (indices 0...2), no
+  /// timestamp, `buffer0/` only, scale `0.038300` m/s² per count, 100 Hz. A scan: 6 bytes.
+  public func addADXL345() throws {
+    var channels: [FakeIIOChannel] = []
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      channels.append(FakeIIOChannel("in_accel_\(a)", index: i, type: "le:s13/16>>0"))
+    }
+    try addDevice(
+      0, name: "adxl345", channels: channels,
+      attributes: ["in_accel_scale": "0.038300", "sampling_frequency": "100.000000"],
+      bufferDir: "buffer0")
+  }
+
+  /// A Nexus 5's sensors: mpu6515 as `iio:device0` (accelerometer x/y/z at scan indices 0...2
+  /// and gyroscope at 4...6 as `be:s16/16>>0`, the temperature at 3 not buffered, a timestamp
+  /// at 7; scales `0.000598` m/s² and `0.001064724` rad/s) and ak8963 as `iio:device1`
+  /// (magnetometer x/y/z as `le:s16/16>>0` at 0...2, a timestamp at 3, a scale for each axis:
+  /// `in_magn_x_scale` `0.001763672`, `_y_` `0.001769531`, `_z_` `0.001693359` Gauss).
+  public func addNexus5() throws {
+    var mpu: [FakeIIOChannel] = []
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      mpu.append(FakeIIOChannel("in_accel_\(a)", index: i, type: "be:s16/16>>0"))
+      mpu.append(FakeIIOChannel("in_anglvel_\(a)", index: 4 + i, type: "be:s16/16>>0"))
+    }
+    mpu.append(FakeIIOChannel("in_timestamp", index: 7, type: "le:s64/64>>0"))
+    try addDevice(
+      0, name: "mpu6515", channels: mpu,
+      attributes: [
+        "in_accel_scale": "0.000598", "in_anglvel_scale": "0.001064724", "in_temp_raw": "1200",
+        "sampling_frequency": "200",
+      ])
+    var ak: [FakeIIOChannel] = []
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      ak.append(FakeIIOChannel("in_magn_\(a)", index: i, type: "le:s16/16>>0"))
+    }
+    ak.append(FakeIIOChannel("in_timestamp", index: 3, type: "le:s64/64>>0"))
+    try addDevice(
+      1, name: "ak8963", channels: ak,
+      attributes: [
+        "in_magn_x_scale": "0.001763672", "in_magn_y_scale": "0.001769531",
+        "in_magn_z_scale": "0.001693359",
+      ])
+  }
+
+  /// mpu9250 as `iio:device0`: accelerometer (0...2), gyroscope (4...6) and magnetometer
+  /// (7...9) x/y/z as `be:s16/16>>0`, a timestamp at 10; the magnetometer's per-axis scales
+  /// `0.001500000` Gauss and the mount matrix the driver publishes for the AK8963 inside the
+  /// package, `in_magn_mount_matrix` = `0, 1, 0; 1, 0, 0; 0, 0, -1` (x and y swapped, z
+  /// reversed).
+  ///
+  /// - Parameter magnetometerMatrix: The `in_magn_mount_matrix` text.
+  /// - Throws: A file-system error.
+  public func addMPU9250(magnetometerMatrix: String = "0, 1, 0; 1, 0, 0; 0, 0, -1") throws {
+    var channels: [FakeIIOChannel] = []
+    for (i, a) in ["x", "y", "z"].enumerated() {
+      channels.append(FakeIIOChannel("in_accel_\(a)", index: i, type: "be:s16/16>>0"))
+      channels.append(FakeIIOChannel("in_anglvel_\(a)", index: 4 + i, type: "be:s16/16>>0"))
+      channels.append(FakeIIOChannel("in_magn_\(a)", index: 7 + i, type: "be:s16/16>>0"))
+    }
+    channels.append(FakeIIOChannel("in_timestamp", index: 10, type: "le:s64/64>>0"))
+    try addDevice(
+      0, name: "mpu9250", channels: channels,
+      attributes: [
+        "in_accel_scale": "0.000598", "in_anglvel_scale": "0.001064724",
+        "in_magn_x_scale": "0.001500000", "in_magn_y_scale": "0.001500000",
+        "in_magn_z_scale": "0.001500000", "in_magn_mount_matrix": magnetometerMatrix,
+        "in_accel_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1", "sampling_frequency": "100",
+      ])
+  }
+
+  /// A HID sensor hub's `accel_3d` as `iio:device0`: accelerometer channels in the scan order
+  /// y, x, z (indices 0, 1, 2) stored as `le:s16/32>>0`, a timestamp at 3, scale `0.009806650`
+  /// m/s² per count and offset 0. A scan: three 4-byte words, padding to 16, the timestamp:
+  /// 24 bytes.
+  public func addHIDAccel3D() throws {
+    let channels = [
+      FakeIIOChannel("in_accel_y", index: 0, type: "le:s16/32>>0"),
+      FakeIIOChannel("in_accel_x", index: 1, type: "le:s16/32>>0"),
+      FakeIIOChannel("in_accel_z", index: 2, type: "le:s16/32>>0"),
+      FakeIIOChannel("in_timestamp", index: 3, type: "le:s64/64>>0"),
+    ]
+    try addDevice(
+      0, name: "accel_3d", channels: channels,
+      attributes: [
+        "in_accel_scale": "0.009806650", "in_accel_offset": "0", "in_accel_hysteresis": "0",
+        "in_accel_sampling_frequency": "100",
+      ])
+  }
+}
+
+/// Encodes one IIO scan from channel values, written independently of Swell's decoder from the
+/// kernel's rules: channels in ascending scan index, each stored as its type says (`be`/`le`,
+/// the value shifted left by `shift` and cut to `storagebits`), aligned to its storage size, the
+/// scan padded to a multiple of its largest element.
+///
+/// - Parameter channels: Each channel's scan index, `_type` text and raw value (for a
+///   timestamp: nanoseconds).
+/// - Returns: The scan's bytes.
+public func encodeScan(_ channels: [(index: Int, type: String, value: Int64)]) -> [UInt8] {
+  var out: [UInt8] = []
+  var largest = 1
+  for c in channels.sorted(by: { $0.index < $1.index }) {
+    let bigEndian = c.type.hasPrefix("be:")
+    let afterSlash = c.type.split(separator: "/")[1]
+    let storageBits = Int(afterSlash.prefix(while: \.isNumber)) ?? 8
+    let shift = c.type.components(separatedBy: ">>").last.flatMap { Int($0) } ?? 0
+    let size = storageBits / 8
+    largest = max(largest, size)
+    while out.count % size != 0 { out.append(0) }
+    let word = UInt64(bitPattern: c.value << Int64(shift))
+    var bytes: [UInt8] = (0..<size).map { UInt8(truncatingIfNeeded: word >> UInt64(8 * $0)) }
+    if bigEndian { bytes.reverse() }
+    out += bytes
+  }
+  while out.count % largest != 0 { out.append(0) }
+  return out
+}
+
+/// Plays the kernel in pieces: opens a FIFO for writing on another thread and writes each piece
+/// only once the reader has taken every byte of the one before, so a read can be made to end
+/// in the middle of a scan. The FIFO stays open until ``release()``.
+public final class PiecewiseFIFOWriter: Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private let closeNow = DispatchSemaphore(value: 0)
+  private let allDrained = DispatchSemaphore(value: 0)
+
+  /// Starts the writer thread.
+  ///
+  /// - Parameters:
+  ///   - path: The FIFO.
+  ///   - pieces: The bytes of each `write(2)`.
+  public init(path: String, pieces: [[UInt8]]) {
+    let done = self.done
+    let closeNow = self.closeNow
+    let allDrained = self.allDrained
+    let thread = Thread {
+      defer { done.signal() }
+      var fd: Int32 = -1
+      for _ in 0..<10_000 {
+        fd = open(path, O_WRONLY | O_NONBLOCK)
+        if fd >= 0 || errno != ENXIO { break }
+        usleep(1000)
+      }
+      guard fd >= 0 else {
+        allDrained.signal()
+        return
+      }
+      _ = fcntl(fd, F_SETFL, 0)
+      for piece in pieces {
+        _ = piece.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        for _ in 0..<10_000 {
+          var queued: Int32 = 0
+          if ioctl(fd, UInt(FIONREAD), &queued) != 0 || queued == 0 { break }
+          usleep(1000)
+        }
+      }
+      allDrained.signal()
+      _ = closeNow.wait(timeout: .now() + 20)
+      close(fd)
+    }
+    thread.start()
+  }
+
+  /// Waits until the reader has taken every piece (at most 30 s).
+  public func waitDrained() { _ = allDrained.wait(timeout: .now() + 30) }
+
+  /// Lets the writer close the FIFO.
+  public func release() { closeNow.signal() }
+
+  /// Waits until the writer has closed the FIFO.
+  public func wait() { done.wait() }
+}
