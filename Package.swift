@@ -53,7 +53,8 @@ let package = Package(
       name: "SwellRecordings",
       dependencies: ["SwellGeometry", "SwellMotion", "SwellFiles", "CZlib"]),
     // The BROAD-style evaluation harness.
-    .target(name: "SwellEvaluation", dependencies: ["SwellGeometry", "SwellMotion"]),
+    .target(
+      name: "SwellEvaluation", dependencies: ["SwellGeometry", "SwellMotion", "SwellRecordings"]),
     .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
     .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
     .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),

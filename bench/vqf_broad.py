@@ -4,6 +4,7 @@ the way `swell evaluate --broad` scores Swell, with the same optional input chan
 
     python3 bench/vqf_broad.py DIR [--rate HZ] [--disturb-start] [--disturb-fade S]
                                    [--trials 01,06,...] [--json]
+    python3 bench/vqf_broad.py DIR --inject all|taps1..3|vibration1..3 [--swell PATH]
 
 --disturb-start adds a magnet's field, (20, -20, 15) uT in the sensor frame, during the first
 25 s of each trial (the trials rest there); --disturb-fade S lets it fade linearly to zero over
@@ -11,13 +12,20 @@ the last S seconds of those 25 s. --rate resamples first (boxcar bins of 1/rate 
 sample carrying the timestamp, truth and movement flag of its bin's last sample), as
 `BroadTrial.resampled(rate:)` does. The disturbance is added before resampling.
 
+--inject has swell add its seeded taps or vibration (`swell evaluate --broad DIR --inject K
+--export TMP`) and runs VQF on the exported CSVs, so both filters read the same bytes; `all`
+prints clean and the six disturbed means with their change from clean, like
+`swell evaluate --broad DIR --inject all`.
+
 Developer tooling, not run in CI. Needs numpy and vqf (`pip install vqf`).
 """
 import argparse
 import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from vqf import VQF
@@ -123,22 +131,10 @@ def run_vqf(trial, rate=None):
     return out["quat9D"], out6["quat6D"]
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("directory")
-    p.add_argument("--rate", type=float)
-    p.add_argument("--disturb-start", action="store_true")
-    p.add_argument("--disturb-fade", type=float, default=0.0)
-    p.add_argument("--trials", help="comma-separated trial-number prefixes, e.g. 01,06")
-    p.add_argument("--json", action="store_true")
-    a = p.parse_args()
-    names = sorted(n for n in os.listdir(a.directory) if n.endswith(".csv"))
-    if a.trials:
-        keep = a.trials.split(",")
-        names = [n for n in names if any(n.startswith(k) for k in keep)]
+def evaluate(directory, names, a):
     rows = []
     for n in names:
-        trial = load(os.path.join(a.directory, n))
+        trial = load(os.path.join(directory, n))
         if a.disturb_start or a.disturb_fade > 0:
             trial = disturb(trial, fade=a.disturb_fade)
         if a.rate:
@@ -147,10 +143,62 @@ def main():
         r9 = score(q9, trial["quat"], trial["movement"], False)
         r6 = score(q6, trial["quat"], trial["movement"], True)
         rows.append((n[:-4], r9, r6))
-        if not a.json:
+        if not a.json and not a.quiet:
             f = lambda r: "%.2f / %.2f / %.2f" % r
             print("%-44s %-22s %s" % (n[:-4], f(r9), f(r6)))
             sys.stdout.flush()
+    return rows
+
+
+def exported(a, kind, tmp):
+    """Has swell write the trials with the injection `kind` to a folder in `tmp`."""
+    out = os.path.join(tmp, kind)
+    cmd = [a.swell, "evaluate", "--broad", a.directory, "--inject", kind, "--export", out]
+    if a.trials:
+        cmd += ["--trials", a.trials]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("directory")
+    p.add_argument("--rate", type=float)
+    p.add_argument("--disturb-start", action="store_true")
+    p.add_argument("--disturb-fade", type=float, default=0.0)
+    p.add_argument("--trials", help="comma-separated trial-number prefixes, e.g. 01,06")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--inject", help="taps1-3, vibration1-3 or all (added by swell)")
+    p.add_argument("--swell", default=".build/release/swell", help="the swell binary")
+    a = p.parse_args()
+    a.quiet = False
+    names = sorted(n for n in os.listdir(a.directory) if n.endswith(".csv"))
+    if a.trials:
+        keep = a.trials.split(",")
+        names = [n for n in names if any(n.startswith(k) for k in keep)]
+    if a.inject == "all":
+        a.quiet = True
+        f = lambda r: "%.2f / %.2f / %.2f" % r
+        clean = evaluate(a.directory, names, a)
+        c9 = tuple(np.mean([r[1][k] for r in clean]) for k in range(3))
+        c6 = tuple(np.mean([r[2][k] for r in clean]) for k in range(3))
+        print("VQF, mean of %d trials, total / heading / inclination (change of total)"
+              % len(names))
+        print("%-14s%-32s%s" % ("clean", f(c9), f(c6)))
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind in ["taps1", "taps2", "taps3", "vibration1", "vibration2", "vibration3"]:
+                rows = evaluate(exported(a, kind, tmp), names, a)
+                m9 = tuple(np.mean([r[1][k] for r in rows]) for k in range(3))
+                m6 = tuple(np.mean([r[2][k] for r in rows]) for k in range(3))
+                print("%-14s%-32s%s" % (kind, "%s (%+.2f)" % (f(m9), m9[0] - c9[0]),
+                                        "%s (%+.2f)" % (f(m6), m6[0] - c6[0])))
+                sys.stdout.flush()
+        return
+    if a.inject:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = evaluate(exported(a, a.inject, tmp), names, a)
+    else:
+        rows = evaluate(a.directory, names, a)
     m9 = tuple(np.mean([r[1][k] for r in rows]) for k in range(3))
     m6 = tuple(np.mean([r[2][k] for r in rows]) for k in range(3))
     if a.json:

@@ -111,6 +111,7 @@ extension AttitudeEstimator.Settings {
     case "leverArmMinimumRate": leverArmMinimumRate = v
     case "correctionInterval": correctionInterval = v
     case "filterInterval": filterInterval = v
+    case "biasMotionAccelerationScale": biasMotionAccelerationScale = v
     case "rejectsMagneticDisturbances": rejectsMagneticDisturbances = v != 0
     default: return false
     }

@@ -84,6 +84,13 @@ public struct AttitudeEstimator: Sendable {
     /// Rotation rate below which the lever-arm evidence counts little, rad/s: the regression is
     /// shrunk toward zero by a prior equal to this rate to the fourth power (s⁻⁴).
     public var leverArmMinimumRate: Double = 1
+    /// Non-gravitational acceleration at which the bias and scale filter's motion measurement
+    /// counts half, m/s² (fusion v3): its variance is multiplied by 1 + a²/scale², a² the
+    /// period's mean squared difference between the specific force and the low-passed vertical.
+    /// Zero or less turns the weighting off, the default: on the tuning half of BROAD every
+    /// scale tried (1-5 m/s²) was worse (it helps fast rotation in 6D but costs the trials whose
+    /// heading needs the scale estimate; `docs/fusion.md`).
+    public var biasMotionAccelerationScale: Double = 0
     /// Longest time step integrated, seconds; longer gaps hold the attitude.
     public var maximumGap: Double = 0.5
     /// How often the correction filters run, seconds: the gyroscope is integrated at every

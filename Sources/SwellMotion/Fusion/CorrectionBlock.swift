@@ -34,6 +34,9 @@ struct CorrectionBlock: Sendable {
   @usableFromInline var magX = 0.0
   @usableFromInline var magY = 0.0
   @usableFromInline var magZ = 0.0
+  /// Sum of the accelerometer's squared norm, (m/s²)² (for the block's variance, the same in
+  /// every frame).
+  @usableFromInline var accNorm2 = 0.0
   /// The largest squared deviation of a sample from the rest detector's means, (rad/s)² and
   /// (m/s²)².
   @usableFromInline var maxGyroDeviation2 = 0.0
@@ -56,8 +59,11 @@ struct CorrectionBlock: Sendable {
 
   /// Adds an accelerometer reading, m/s²: as measured (device frame) and rotated into I.
   @inlinable @inline(__always)
-  mutating func addAccelerometer(device a: (Double, Double, Double), inertial i: Vector3) {
+  mutating func addAccelerometer(
+    device a: (Double, Double, Double), inertial i: Vector3, norm2: Double
+  ) {
     accelerometerCount += 1
+    accNorm2 += norm2
     accDeviceX += a.0
     accDeviceY += a.1
     accDeviceZ += a.2
@@ -101,13 +107,18 @@ struct FilterPeriod: Sendable {
   @usableFromInline var accY = 0.0
   @usableFromInline var accZ = 0.0
   @usableFromInline var accCount = 0
-  /// The largest squared deviation of a sample from the rest detector's means.
-  @usableFromInline var maxGyroDeviation2 = 0.0
-  @usableFromInline var maxAccDeviation2 = 0.0
   /// Blocks with an inclination correction, and the sums of their correction components
   /// (radians, E-frame x and y) and of rows 0 and 1 of R (device → E), of R·diag(ω) (rad/s)
   /// and of the rate error R·b − R·diag(ω)·s (rad/s, first two components), per block.
   @usableFromInline var inclinationBlocks = 0
+  /// Sum over the inclination blocks of the squared non-gravitational specific force: the
+  /// block mean in I minus the inclination low-pass's output, (m/s²)².
+  @usableFromInline var accDisturbance2 = 0.0
+  /// Blocks down-weighted as taps, and the largest squared deviation of a sample of the other
+  /// blocks from the rest detector's means, (rad/s)² and (m/s²)².
+  @usableFromInline var tapBlocks = 0
+  @usableFromInline var maxGyroDeviation2 = 0.0
+  @usableFromInline var maxAccDeviation2 = 0.0
   @usableFromInline var correctionX = 0.0
   @usableFromInline var correctionY = 0.0
   @usableFromInline var r = InlineArray<6, Double>(repeating: 0)

@@ -9,26 +9,31 @@ extension FusionCore {
   @usableFromInline
   mutating func biasUpdate(_ p: FilterPeriod) {
     let duration = p.duration
-    let ng = Double(max(p.gyroCount, 1))
-    let na = Double(max(p.accCount, 1))
-    // Rest detection: every raw sample stays close to the low-pass means for a while.
-    let (glx, gly, glz) = restGyroLowPass.step(
-      p.gyroX / ng, p.gyroY / ng, p.gyroZ / ng, dt: duration, timeConstant: restTau,
-      restCoefficients)
-    let (alx, aly, alz) = restAccLowPass.step(
-      p.accX / na, p.accY / na, p.accZ / na, dt: duration, timeConstant: restTau,
-      restCoefficients)
-    if p.maxGyroDeviation2 >= restGyro2 || p.maxAccDeviation2 >= restAcc2
-      || !restGyroLowPass.warm
-    {
-      restTime = 0
-      atRest = false
-    } else {
-      restTime += duration
-      atRest = restTime >= restMinTime
+    // Rest detection (see RestWindow): every sample stays close to the low-pass means for a
+    // while. A period with a tap says nothing either way: it neither ends nor extends the rest,
+    // and its means do not enter the low-pass.
+    let tapped = p.tapBlocks > 0
+    if !tapped {
+      let ng = 1 / Double(max(p.gyroCount, 1))
+      let na = 1 / Double(max(p.accCount, 1))
+      let (glx, gly, glz) = restGyroLowPass.step(
+        p.gyroX * ng, p.gyroY * ng, p.gyroZ * ng, dt: duration, timeConstant: restTau,
+        restCoefficients)
+      let (alx, aly, alz) = restAccLowPass.step(
+        p.accX * na, p.accY * na, p.accZ * na, dt: duration, timeConstant: restTau,
+        restCoefficients)
+      if p.maxGyroDeviation2 >= restGyro2 || p.maxAccDeviation2 >= restAcc2
+        || !restGyroLowPass.warm
+      {
+        restTime = 0
+        atRest = false
+      } else {
+        restTime += duration
+        atRest = restTime >= restMinTime
+      }
+      (restMeanGyroX, restMeanGyroY, restMeanGyroZ) = (glx, gly, glz)
+      (restMeanAccX, restMeanAccY, restMeanAccZ) = (alx, aly, alz)
     }
-    (restMeanGyroX, restMeanGyroY, restMeanGyroZ) = (glx, gly, glz)
-    (restMeanAccX, restMeanAccY, restMeanAccZ) = (alx, aly, alz)
     guard p.inclinationBlocks > 0 else { return }
 
     // Low-pass filtered means of rows 0 and 1 of R, of R·diag(ω) and of the rate error.
@@ -60,7 +65,8 @@ extension FusionCore {
     }
 
     if atRest {
-      restMeasurement(e0: glx - bx, e1: gly - by, e2: glz - bz)
+      guard !tapped else { return }
+      restMeasurement(e0: restMeanGyroX - bx, e1: restMeanGyroY - by, e2: restMeanGyroZ - bz)
     } else if accLowPass.warm {
       // Measurement in motion: the inclination correction rate tells the horizontal part of
       // the rate error through the low-pass filtered rotation matrix:
@@ -80,8 +86,15 @@ extension FusionCore {
       hm[9] = -m10
       hm[10] = -m11
       hm[11] = -m12
+      // The correction rate measures the gyroscope's error only as far as the low-passed
+      // specific force is gravity. Centripetal and translational accelerations (and what the
+      // lever-arm model leaves of them) bend it, so the measurement's variance grows with
+      // their mean square over the period, relative to
+      // Settings.biasMotionAccelerationScale² (fusion v3).
+      let disturbance = p.accDisturbance2 * nb * accelerationWeight
       motionMeasurement(
-        hm: hm, y0: -p.correctionY * rate + lb0, y1: p.correctionX * rate + lb1)
+        hm: hm, y0: -p.correctionY * rate + lb0, y1: p.correctionX * rate + lb1,
+        variance: biasWMotion * (1 + disturbance))
     }
     for i in 0..<3 { kx[i] = Self.clamp(kx[i], biasLimit) }
     if estimateScale {
@@ -132,9 +145,12 @@ extension FusionCore {
   }
 
   /// The Kalman update in motion with the 2×6 measurement matrix `hm` (row-major) and the
-  /// measured rate errors `y0`, `y1` (rad/s, E-frame x and y).
+  /// measured rate errors `y0`, `y1` (rad/s, E-frame x and y), each with the measurement
+  /// variance `variance` ((rad/s)²).
   @usableFromInline
-  mutating func motionMeasurement(hm: InlineArray<12, Double>, y0: Double, y1: Double) {
+  mutating func motionMeasurement(
+    hm: InlineArray<12, Double>, y0: Double, y1: Double, variance: Double
+  ) {
     let n = estimateScale ? 6 : 3
     var pred0 = 0.0
     var pred1 = 0.0
@@ -156,7 +172,7 @@ extension FusionCore {
       a[i * 2] = s0
       a[i * 2 + 1] = s1
     }
-    let w = biasWMotion
+    let w = variance
     var s00 = w
     var s01 = 0.0
     var s11 = w

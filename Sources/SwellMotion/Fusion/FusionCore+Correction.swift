@@ -28,15 +28,42 @@ extension FusionCore {
     if b.accelerometerCount > 0 {
       let na = Double(b.accelerometerCount)
       var aI = Vector3(b.accInertialX / na, b.accInertialY / na, b.accInertialZ / na)
+      // The block's accelerometer variance (exact in any frame: |a_I| = |a|). Hand motion
+      // stays under about 1 (m/s²)² in 20 ms; a tap reaches tens to thousands. A block far
+      // above both impulseVariance and four times the window's median (sustained vibration
+      // raises the median with it, and its zero-mean block means need no down-weighting)
+      // gets the weight reference / variance, so a tap barely moves the inclination.
+      let variance = max(0, b.accNorm2 / na - aI.lengthSquared)
+      restWindow.add(variance: variance)
+      if accelerationWeight > 0 && accLowPass.count > 0 {
+        let dx = aI.x - accLowPassOutX
+        let dy = aI.y - accLowPassOutY
+        let dz = aI.z - accLowPassOutZ
+        period.accDisturbance2 += dx * dx + dy * dy + dz * dz
+      }
+      var weight = 1.0
+      if variance > impulseVariance {
+        let reference = max(impulseVariance, 4 * restWindow.medianVariance())
+        if variance > reference { weight = reference / variance }
+      }
+      if weight < 1 {
+        period.tapBlocks += 1
+      } else {
+        period.maxGyroDeviation2 = max(period.maxGyroDeviation2, b.maxGyroDeviation2)
+        period.maxAccDeviation2 = max(period.maxAccDeviation2, b.maxAccDeviation2)
+      }
       if leverEstimate && duration > 0 {
-        aI = leverArmCorrected(aI, middle: middle, wx: wx, wy: wy, wz: wz, duration: duration)
+        aI = leverArmCorrected(
+          aI, middle: middle, wx: wx, wy: wy, wz: wz, duration: duration, weight: weight)
+      }
+      if weight < 1 && accLowPass.count > 0 {
+        let last = Vector3(accLowPassOutX, accLowPassOutY, accLowPassOutZ)
+        aI = last + weight * (aI - last)
       }
       period.accX += b.accDeviceX
       period.accY += b.accDeviceY
       period.accZ += b.accDeviceZ
       period.accCount += b.accelerometerCount
-      period.maxGyroDeviation2 = max(period.maxGyroDeviation2, b.maxGyroDeviation2)
-      period.maxAccDeviation2 = max(period.maxAccDeviation2, b.maxAccDeviation2)
       if let (cx, cy) = inclinationStep(aI, duration: duration), estimateBias, duration > 0 {
         addBiasEvidence(cx: cx, cy: cy, middle: middle, block: b)
       }
@@ -133,6 +160,7 @@ extension FusionCore {
   mutating func inclinationStep(_ aI: Vector3, duration: Double) -> (Double, Double)? {
     let (lx, ly, lz) = accLowPass.step(
       aI.x, aI.y, aI.z, dt: duration, timeConstant: accTau, accCoefficients)
+    (accLowPassOutX, accLowPassOutY, accLowPassOutZ) = (lx, ly, lz)
     var aE = Self.rotate(inclinationQuaternion, lx, ly, lz)
     let len = aE.length
     guard len > 0 && len.isFinite else { return nil }
@@ -180,10 +208,12 @@ extension FusionCore {
   ///   - wy: The same about device y, rad/s.
   ///   - wz: The same about device z, rad/s.
   ///   - duration: The block's duration, seconds.
+  ///   - weight: The block's weight in the regression (below 1 for a tap), 0...1.
   /// - Returns: The compensated mean specific force in I, m/s².
   @usableFromInline
   mutating func leverArmCorrected(
-    _ aI: Vector3, middle: Quaternion, wx: Double, wy: Double, wz: Double, duration: Double
+    _ aI: Vector3, middle: Quaternion, wx: Double, wy: Double, wz: Double, duration: Double,
+    weight: Double = 1
   ) -> Vector3 {
     // α from the difference of consecutive block means (already smoothed by the averaging).
     var alx = 0.0
@@ -218,7 +248,7 @@ extension FusionCore {
       let gI = Self.rotate(inclinationQuaternion.conjugate, 0, 0, standardGravity)
       let r = Self.rotate(middle.conjugate, aI.x - gI.x, aI.y - gI.y, aI.z - gI.z)
       let (ex, ey, ez) = (r.x, r.y, r.z)
-      let k = kLever
+      let k = kLever * weight
       leverA[0] += k * (m00 * m00 + m10 * m10 + m20 * m20 - leverA[0])
       leverA[1] += k * (m00 * m01 + m10 * m11 + m20 * m21 - leverA[1])
       leverA[2] += k * (m00 * m02 + m10 * m12 + m20 * m22 - leverA[2])

@@ -109,13 +109,26 @@ struct FusionCore: Sendable {
   @usableFromInline var block = CorrectionBlock()
   @usableFromInline var period = FilterPeriod()
   /// The rest detector's low-pass means of the raw gyroscope (rad/s) and accelerometer (m/s²)
-  /// after the last block, device frame; each sample's deviation from them is checked.
+  /// after the last period, device frame; each sample's deviation from them is checked.
   @usableFromInline var restMeanGyroX = 0.0
   @usableFromInline var restMeanGyroY = 0.0
   @usableFromInline var restMeanGyroZ = 0.0
   @usableFromInline var restMeanAccX = 0.0
   @usableFromInline var restMeanAccY = 0.0
   @usableFromInline var restMeanAccZ = 0.0
+  /// The accelerometer variances of the last quarter second of blocks (what a tap is).
+  @usableFromInline var restWindow = RestWindow()
+  /// The inclination low-pass's last output, I frame, m/s² (what a down-weighted block is
+  /// pulled toward).
+  @usableFromInline var accLowPassOutX = 0.0
+  @usableFromInline var accLowPassOutY = 0.0
+  @usableFromInline var accLowPassOutZ = 0.0
+  /// The accelerometer variance within a block, (m/s²)², above which the block's weight in the
+  /// inclination filter and the lever-arm regression falls as `impulseVariance / variance`.
+  @usableFromInline let impulseVariance = 2.0
+  /// 1 / (the non-gravitational acceleration at which the motion measurement of the bias and
+  /// scale filter counts half)², s⁴/m²; 0 when off.
+  @usableFromInline let accelerationWeight: Double
 
   // MARK: Correction state (changed once per block)
   /// cos and sin of half the heading offset (radians about z, E → N): the heading rotation
@@ -199,6 +212,8 @@ struct FusionCore: Sendable {
     restGyro2 = restGyro * restGyro
     restAcc2 = s.restAccelerometerThreshold * s.restAccelerometerThreshold
     maxGap = max(s.maximumGap, 0)
+    let scale = s.biasMotionAccelerationScale
+    accelerationWeight = scale > 0 && scale.isFinite ? 1 / (scale * scale) : 0
     correctionInterval = s.correctionInterval.isFinite ? max(s.correctionInterval, 0) : 0
     filterInterval = s.filterInterval.isFinite ? max(s.filterInterval, 0) : 0
     magReference = MagneticReference(rejectsDisturbances: s.rejectsMagneticDisturbances)
@@ -231,6 +246,7 @@ struct FusionCore: Sendable {
     blockDt = dt * Double(blockLength)
     accCoefficients = LowPassCoefficients(timeConstant: accTau, samplePeriod: blockDt)
     kLever = 1 - exp(-blockDt / leverTau)
+    restWindow.setBlockDuration(blockDt)
     periodLength = max(1, Int((filterInterval / blockDt).rounded()))
     // Everything below runs once per filter period.
     let t = blockDt * Double(periodLength)
@@ -292,9 +308,10 @@ struct FusionCore: Sendable {
     }
     block.add(gx, gy, gz, dt: dt)
 
-    if abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && (ax * ax + ay * ay + az * az) > 1e-6 {
+    let an2 = ax * ax + ay * ay + az * az
+    if abs(ax) < 1e4 && abs(ay) < 1e4 && abs(az) < 1e4 && an2 > 1e-6 {
       let a = Self.rotate(gyroQuaternion, ax, ay, az)
-      block.addAccelerometer(device: (ax, ay, az), inertial: a)
+      block.addAccelerometer(device: (ax, ay, az), inertial: a, norm2: an2)
       let dgx = gx - restMeanGyroX
       let dgy = gy - restMeanGyroY
       let dgz = gz - restMeanGyroZ

@@ -34,6 +34,9 @@ struct EvaluateCommand: TypedToolCommand {
     var rate: Double?
     var trials: [String]?
     var sensitivity: Bool
+    var inject: String?
+    var export: String?
+    var againstDevice: String?
     var settings = AttitudeEstimator.Settings()
     var estimate: String?
 
@@ -50,6 +53,11 @@ struct EvaluateCommand: TypedToolCommand {
       broad = p.option(
         "--broad", value: "DIR", kind: .directory,
         help: "evaluate Swell's fusion over a folder of BROAD trials")
+      againstDevice = p.option(
+        "--against-device", value: "DIR", kind: .directory,
+        help:
+          "compare Swell's gravity and 6D attitude with the phone's own fused output in a "
+          + "Sensor Logger export (Gravity.csv, Orientation.csv)")
       json = p.flag("--json", help: "print one JSON object instead of text")
       p.heading("With --broad (text output)")
       disturbStart = p.flag(
@@ -68,6 +76,14 @@ struct EvaluateCommand: TypedToolCommand {
           "only the trials whose names start with one of LIST (comma separated, e.g. "
           + "01,06,10), such as a tuning or a hold-out subset"
       ).map { $0.split(separator: ",").map(String.init) }
+      inject = p.option(
+        "--inject", value: "KIND",
+        help:
+          "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
+          + "clean and each of the six, as a summary)")
+      export = p.option(
+        "--export", value: "OUTDIR", kind: .directory,
+        help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating")
       sensitivity = p.flag(
         "--sensitivity", help: "scale each setting by 0.8 and 1.2 and report the spread")
       let assignments = p.repeatedOption(
@@ -86,10 +102,16 @@ struct EvaluateCommand: TypedToolCommand {
     /// True when the `--broad` run needs the developer path (text only).
     var isDeveloperRun: Bool {
       sensitivity || rate != nil || hasSettings || disturbStart || disturbFade != nil
-        || trials != nil
+        || trials != nil || inject != nil || export != nil
     }
 
     func validate() throws(UsageError) {
+      if againstDevice != nil {
+        guard broad == nil, truth == nil, estimate == nil else {
+          throw UsageError("--against-device takes no ESTIMATE.csv, --truth or --broad")
+        }
+        return
+      }
       if broad != nil {
         guard truth == nil, !force6D, !force9D, estimate == nil else {
           throw UsageError("--broad takes no ESTIMATE.csv, --truth, --6d or --9d")
@@ -109,7 +131,14 @@ struct EvaluateCommand: TypedToolCommand {
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
+    if let device = o.againstDevice {
+      return try runAgainstDevice(
+        path: device, json: o.json, settings: o.settings, console: console)
+    }
     if let directory = o.broad {
+      if o.inject != nil || o.export != nil {
+        return try runInjected(directory: directory, options: o, console: console)
+      }
       if o.isDeveloperRun {
         var experiment = BroadExperiment()
         experiment.trialPrefixes = o.trials
