@@ -90,15 +90,14 @@ for resource in Sources/SwellTool/Resources/*/; do
 done
 doc="$stage/usr/share/doc/swell"
 mkdir -p "$doc"
-year="$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y)"
 recording_licence=Sources/SwellTool/Resources/sensorlogger-ios-rotation/LICENSE-MIT.txt
 {
   echo "Swell: motion-driven interface effects of iOS on Linux (the swell command-line tool)"
   echo
   echo "Files: usr/bin/swell"
-  echo "Copyright (c) $year the Swell maintainers"
-  echo "License: the Swell repository has not chosen a licence yet; until it does, no licence"
-  echo " is granted beyond what the law allows."
+  grep -m1 '^Copyright' LICENSE
+  echo "License: MIT (the repository's LICENSE file)"
+  sed -e 's/^/ /' -e 's/^ $/ ./' LICENSE
   echo
   echo "Files: usr/share/swell/sensorlogger-ios-rotation/*"
   echo "A real iPhone Sensor Logger recording, the motion of the \"swell demo\" command."

@@ -42,6 +42,10 @@ echo "== docs (DocC, warnings are errors)"
 bash Scripts/check-docs.sh
 echo "== fuzz (bounded: every parser, a minute in all)"
 bash Scripts/fuzz.sh --seconds 60
+echo "== package: the static-runtime .deb and tarball, run without a Swift toolchain"
+# Builds Scripts/package.sh's release binary, runs lintian, extracts the .deb with dpkg-deb -x
+# and runs the extracted swell with the toolchain removed from PATH and LD_LIBRARY_PATH.
+bash Scripts/check-package.sh
 echo "== swift test"
 # A hung test must fail the run, not stall CI: the whole suite normally takes about a minute.
 # The sensor tests (real sockets, FIFOs and reader threads with wall-clock timeouts) run in a
