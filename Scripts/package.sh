@@ -96,7 +96,7 @@ recording_licence=Sources/SwellTool/Resources/sensorlogger-ios-rotation/LICENSE-
   echo
   echo "Files: usr/bin/swell"
   grep -m1 '^Copyright' LICENSE
-  echo "License: MIT (the repository's LICENSE file)"
+  echo "License: MIT (the LICENSE file of the Swell repository)"
   sed -e 's/^/ /' -e 's/^ $/ ./' LICENSE
   echo
   echo "Files: usr/share/swell/sensorlogger-ios-rotation/*"
