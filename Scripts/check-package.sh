@@ -93,23 +93,24 @@ cat "$work/version.txt"
 grep -Eq "^swell $version( \(commit [0-9a-f]{12}(-dirty)?\))?\$" "$work/version.txt" ||
   fail "--version does not name the version $version of the package"
 
-echo "== the man page and completions (when the binary generates them)"
+echo "== the man page and completions"
 page="$root/usr/share/man/man1/swell.1.gz"
-if [ -f "$page" ]; then
-  MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$work/man.err"
-  if [ -s "$work/man.err" ]; then
-    cat "$work/man.err" >&2
-    fail "man reports warnings for swell.1"
-  fi
-else
-  echo "check-package: no man page in the package (the binary has no man command yet)"
+[ -f "$page" ] || fail "no man page in the package"
+MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$work/man.err"
+if [ -s "$work/man.err" ]; then
+  cat "$work/man.err" >&2
+  fail "man reports warnings for swell.1"
 fi
-completion="$root/usr/share/bash-completion/completions/swell"
-if [ -f "$completion" ]; then
-  bash -n "$completion" || fail "the bash completion does not parse"
-else
-  echo "check-package: no completions in the package (the binary has no completion command yet)"
-fi
+for completion in "$root/usr/share/bash-completion/completions/swell" \
+  "$root/usr/share/zsh/vendor-completions/_swell" \
+  "$root/usr/share/fish/vendor_completions.d/swell.fish"; do
+  [ -s "$completion" ] || fail "no completion script ${completion#"$root"/} in the package"
+done
+bash -n "$root/usr/share/bash-completion/completions/swell" ||
+  fail "the bash completion does not parse"
+zsh -n "$root/usr/share/zsh/vendor-completions/_swell" || fail "the zsh completion does not parse"
+fish -n "$root/usr/share/fish/vendor_completions.d/swell.fish" ||
+  fail "the fish completion does not parse"
 
 echo "== swell render waterwave to MP4"
 run_clean "$swell" render waterwave --duration 1 --fps 30 --size 200x432@1 -o "$work/wave.mp4"
