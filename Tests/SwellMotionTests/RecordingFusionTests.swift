@@ -1,11 +1,10 @@
 import Foundation
-
 import SwellGeometry
 import SwellTestSupport
 import Testing
 
-@testable import SwellMotion
 @testable import SwellEvaluation
+@testable import SwellMotion
 @testable import SwellRecordings
 
 private func resting(_ count: Int, magnetometer: Bool) -> MotionRecording {
