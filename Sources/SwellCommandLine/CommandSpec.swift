@@ -64,6 +64,14 @@ public struct OptionSpec: Hashable, Sendable {
     return true
   }
 
+  /// The value's placeholder (`N`, `S`, `FILE`), or `nil` for a flag.
+  public var valuePlaceholder: String? {
+    switch kind {
+    case .flag: return nil
+    case .value(let v), .repeated(let v): return v
+    }
+  }
+
   /// The names and value as help shows them (`-o, --output FILE`).
   public var signature: String {
     let joined = names.joined(separator: ", ")

@@ -342,11 +342,32 @@ public struct OptionParser {
 
   private func number(_ spec: OptionSpec, in range: NumberRange) throws(UsageError) -> Double? {
     guard let (shown, values) = values(spec), let text = values.last else { return nil }
-    guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+    guard let v = Self.numberValue(text, placeholder: spec.valuePlaceholder), v.isFinite else {
       throw UsageError("\(shown) must be a number, got '\(clipped(text))'")
     }
     try range.check(v, shown: shown)
     return v
+  }
+
+  /// A number as typed: plain, or with the unit its placeholder names, as the motion-script
+  /// language writes them: seconds (`S`, `T`) as `3s` or `500ms`, rates (`HZ`) as `100Hz`.
+  static func numberValue(_ text: String, placeholder: String?) -> Double? {
+    let t = text.trimmingCharacters(in: .whitespaces)
+    if let v = Double(t) { return v }
+    let lower = t.lowercased()
+    let units: [(suffix: String, scale: Double)]
+    switch placeholder {
+    case "S", "T": units = [("ms", 1e-3), ("s", 1)]
+    case "HZ": units = [("hz", 1)]
+    default: return nil
+    }
+    for unit in units where lower.hasSuffix(unit.suffix) {
+      let number = lower.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+      // A bare unit or a second sign ("-s") is no number.
+      guard let v = Double(number), number.last?.isNumber == true else { return nil }
+      return v * unit.scale
+    }
+    return nil
   }
 
   /// A number with a default.

@@ -68,7 +68,7 @@ public struct DeviceReferenceEvaluation: Sendable {
   ///   - folder: The export folder (with `Gravity.csv` and/or `Orientation.csv`).
   ///   - settings: Swell's estimator settings.
   ///   - skip: Seconds at the start that are not compared.
-  /// - Throws: ``RecordingError`` for an unreadable export, ``NumericTableError`` for a bad
+  /// - Throws: `RecordingError` for an unreadable export, ``NumericTableError`` for a bad
   ///   device file, or ``NumericTableError`` when the folder has neither device file.
   public init(
     folder: URL, settings: AttitudeEstimator.Settings = .init(), skip: Double = 0
@@ -160,7 +160,7 @@ public struct DeviceReferenceEvaluation: Sendable {
   }
 
   /// Reads `Gravity.csv` and `Orientation.csv` of a Sensor Logger export folder, each when
-  /// present, on the time base of ``SensorLoggerImporter`` (`seconds_elapsed`; for older
+  /// present, on the time base of `SensorLoggerImporter` (`seconds_elapsed`; for older
   /// exports without it, nanoseconds since the gyroscope's first row).
   ///
   /// - Parameter folder: The export folder.

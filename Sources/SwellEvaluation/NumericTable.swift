@@ -117,7 +117,8 @@ public struct NumericTable: Sendable {
           }
           for r in required where !header.contains(r) {
             throw NumericTableError(
-              file: name, line: lineNo, reason: "missing column '\(r)' in the header")
+              file: name, line: lineNo,
+              reason: "missing column '\(r)' in the header" + Self.kindHint(header: header))
           }
           map = header.map { h in wanted.firstIndex(of: h) ?? -1 }
           // Optional columns that are absent stay NaN.
@@ -179,5 +180,25 @@ public struct NumericTable: Sendable {
     self.columns = columns
     self.lines = lines
     self.comments = comments
+  }
+}
+
+extension NumericTable {
+  /// What a table with the wrong columns is, when its header says (a device-motion CSV, a raw
+  /// IMU recording), as a suffix for the missing-column message; empty otherwise.
+  ///
+  /// - Parameter header: The header's column names.
+  /// - Returns: `"; this is a device-motion CSV ..."`, or `""`.
+  static func kindHint(header: [String]) -> String {
+    let has = Set(header)
+    if has.isSuperset(of: ["time", "attitude.w", "attitude.x", "gravity.x"]) {
+      return "; this is a device-motion CSV (an estimate, as swell fuse writes), not a BROAD trial "
+        + "with its ground truth (t_s, gyroscope, accelerometer, magnetometer, qw, qx, qy, qz, "
+        + "movement)"
+    }
+    if has.isSuperset(of: ["t_s", "gx", "ax"]) && !has.contains("qw") {
+      return "; this is a raw IMU recording without ground truth, not a BROAD trial"
+    }
+    return ""
   }
 }

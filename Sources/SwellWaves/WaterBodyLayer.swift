@@ -141,7 +141,7 @@ public final class FreeSurfaceLayer: SineSurfaceLayer {
   }
 
   /// Sets the fill from ``SineSurfaceLayer/wave``: a `screenVertical` gradient is turned to
-  /// the surface's gravity (``depthGradient(_:down:size:)``).
+  /// the surface's gravity (`depthGradient(_:down:size:)`).
   public override func applyFill() {
     guard case .gradient(let g) = wave.fill, g.space == .screenVertical else {
       setFill(wave.fill)

@@ -6,7 +6,7 @@ import SwellTime
 import Synchronization
 
 /// Records a live source's raw samples to a raw IMU CSV (`swell record`): every sample of the
-/// source, taken through a ``MotionManager`` (``MotionManager/imuSamples(capacity:)``, with
+/// source, taken through a `MotionManager` (`MotionManager/imuSamples(capacity:)`, with
 /// back-pressure), written as it comes until a duration passes, a sample count is reached, the
 /// source ends or ``stop()`` is called.
 ///
@@ -100,7 +100,7 @@ public final class MotionRecorder: Sendable {
   ///     thread).
   ///   - sourceErrors: Called with each transient source error's message (on another thread).
   /// - Returns: What was recorded.
-  /// - Throws: ``RecordingError`` when the file cannot be written (the recording stops).
+  /// - Throws: `RecordingError` when the file cannot be written (the recording stops).
   public func record(
     to writer: RawIMUCSV.StreamWriter, duration: Double, sampleLimit: Int? = nil,
     progressInterval: Double = 0.25, progress: @escaping @Sendable (Int) -> Void = { _ in },

@@ -6,7 +6,7 @@ extension DeviceMotionCSV {
   /// Writes a device-motion CSV row by row, holding about one block (1 MiB) in memory whatever
   /// the recording's length: the streaming form of ``write(_:to:referenceFrame:includeMagneticField:)``,
   /// beside ``RawIMUCSV/StreamWriter``. The file appears under its name only on ``commit()``
-  /// (``AtomicFileWriter``); a special destination (`-`, a FIFO) receives rows as blocks fill.
+  /// (`AtomicFileWriter`); a special destination (`-`, a FIFO) receives rows as blocks fill.
   public final class StreamWriter {
     private let file: AtomicFileWriter
     private let includeMagneticField: Bool
@@ -20,7 +20,7 @@ extension DeviceMotionCSV {
     ///   - url: The destination (`-` for standard output).
     ///   - referenceFrame: The frame named in the comment.
     ///   - includeMagneticField: Whether the magnetic-field and heading columns follow.
-    /// - Throws: ``RecordingError`` when it cannot be written.
+    /// - Throws: `RecordingError` when it cannot be written.
     public init(url: URL, referenceFrame: AttitudeReferenceFrame, includeMagneticField: Bool)
       throws(RecordingError)
     {
@@ -33,7 +33,7 @@ extension DeviceMotionCSV {
     /// Appends one row.
     ///
     /// - Parameter motion: The device motion.
-    /// - Throws: ``RecordingError`` when the file cannot be written (a full disk).
+    /// - Throws: `RecordingError` when the file cannot be written (a full disk).
     public func append(_ motion: DeviceMotion) throws(RecordingError) {
       appendRow(motion, includeMagneticField: includeMagneticField, to: &text)
       count += 1
@@ -45,7 +45,7 @@ extension DeviceMotionCSV {
 
     /// Writes the last rows and moves the file into place.
     ///
-    /// - Throws: ``RecordingError`` when the file cannot be written or renamed.
+    /// - Throws: `RecordingError` when the file cannot be written or renamed.
     public func commit() throws(RecordingError) {
       try file.write(text)
       text = ""
@@ -55,7 +55,7 @@ extension DeviceMotionCSV {
 }
 
 /// Fuses a recording into a device-motion CSV as it streams (`swell fuse`): the recording is
-/// pulled through a ``MotionManager`` (the one loop that pulls a source, and the one place that
+/// pulled through a `MotionManager` (the one loop that pulls a source, and the one place that
 /// decides 6D or 9D), each fused sample is optionally resampled and written as it comes, so
 /// memory does not grow with the recording. A recording of device motion passes through in its
 /// own frame.
@@ -63,7 +63,7 @@ public struct RecordingFusion: Sendable {
   /// The frame of the attitudes (for raw recordings).
   public var referenceFrame = AttitudeReferenceFrame.xArbitraryZVertical
   /// The fusion, overriding the frame's own (9D in the arbitrary frame); `nil` follows the
-  /// frame (``MotionManager/fusionMode``).
+  /// frame (`MotionManager/fusionMode`).
   public var mode: AttitudeEstimator.Mode?
   /// Magnetic declination, degrees east (needed for true north).
   public var magneticDeclination: Double?
@@ -104,9 +104,9 @@ public struct RecordingFusion: Sendable {
   ///   - progress: Called with the fraction of the recording's span done (0...1), after each
   ///     sample.
   /// - Returns: What was written.
-  /// - Throws: ``RateTooHigh`` before anything is written; ``MotionManagerError`` when the
+  /// - Throws: ``RateTooHigh`` before anything is written; `MotionManagerError` when the
   ///   fusion cannot start (a 9D frame without a magnetometer) or the recording fails;
-  ///   ``RecordingError`` when the file cannot be written. The file appears only on success.
+  ///   `RecordingError` when the file cannot be written. The file appears only on success.
   public func run(
     _ source: RecordingSource, to url: URL, progress: (Double) -> Void = { _ in }
   ) throws -> Report {

@@ -51,6 +51,7 @@ struct FuseCommand: TypedToolCommand {
         throw UsageError("needs an INPUT recording; see 'swell help fuse'")
       }
       guard output != nil else { throw UsageError("needs -o OUT.csv") }
+      try OutputName.require(output, oneOf: ["csv"], writing: "a device-motion CSV")
       guard !(sixD && nineD) else { throw UsageError("--6d and --9d exclude each other") }
       if sixD && frame.needsMagnetometer {
         throw UsageError("--reference-frame \(frame.name) needs the magnetometer; drop --6d")

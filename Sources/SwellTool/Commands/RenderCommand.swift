@@ -81,6 +81,22 @@ struct RenderCommand: TypedToolCommand {
         throw UsageError(
           "-o - (standard output) needs --format png, svg, pdf, mp4, gif, webp or apng")
       }
+      // The name and the content must agree: an extension no sink writes is a usage error, and
+      // so is a --format that contradicts a known one.
+      if let output, output != "-", OutputName.judgedExtension(output) != nil {
+        let named: OutputFormat
+        do {
+          named = try OutputFormat(path: output)
+        } catch {
+          guard format == nil else { return }
+          throw UsageError("-o: \(error)")
+        }
+        if let format, format != named, !(format == .png && named == .pngSequence) {
+          throw UsageError(
+            "--format \(format.rawValue) contradicts -o \(UntrustedText.clipped(output)) (a "
+              + "\(named.rawValue) file); drop --format or rename the output")
+        }
+      }
     }
   }
 
@@ -111,7 +127,9 @@ enum SceneLoader {
   /// - Throws: ``UsageError`` for an unknown name; ``ToolError`` for a bad scene file.
   static func load(_ name: String, options: SceneOptions) throws -> any Scene {
     do {
-      return try BuiltInScenes.load(name, options: options)
+      let scene = try BuiltInScenes.load(name, options: options)
+      if let file = scene as? FileScene { warnAboutUnknownKeys(in: file, path: name) }
+      return scene
     } catch {
       if let path = error.recording {
         throw UsageError(
@@ -121,6 +139,19 @@ enum SceneLoader {
       if error.isUnknownName { throw UsageError(error.message) }
       throw ToolError(error.message)
     }
+  }
+
+  /// Warns on standard error about keys of a scene file that Swell does not know (a misspelt
+  /// optional key is otherwise ignored); `swell scene check --strict` makes them errors.
+  static func warnAboutUnknownKeys(in scene: FileScene, path: String) {
+    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return }
+    let unknown = SceneFile.unknownKeys(in: data, decoded: scene.file)
+    guard !unknown.isEmpty else { return }
+    let list = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
+    let line =
+      "swell: warning: \(UntrustedText.clipped(path)): \(unknown.count) unknown "
+      + "key\(unknown.count == 1 ? "" : "s") ignored: \(list) (see 'swell scene check')\n"
+    FileHandle.standardError.write(Data(UntrustedText.escaped(line.dropLast()).utf8 + [10]))
   }
 
   /// The SCENE word of a command line, which must be there.

@@ -28,7 +28,7 @@ struct TraceCommand: TypedToolCommand {
     var output: String?
     var fps: Double
     var duration: Double?
-    var format: Format
+    var format: Format?
     var motion: MotionOptionGroup
     var scene: SceneOptionGroup
     var sceneName: String?
@@ -42,14 +42,29 @@ struct TraceCommand: TypedToolCommand {
         "--duration", value: "S", in: .positive,
         defaultText: "the motion's span; 5 s without motion", help: "seconds to trace")
       format = try p.option(
-        "--format", value: "FORMAT", default: Format.csv,
+        "--format", as: Format.self, defaultText: "from the extension of -o, else csv",
         help: "CSV with a header row or a JSON array of objects")
       motion = try p.group(MotionOptionGroup.self)
       scene = try p.group(SceneOptionGroup.self)
       sceneName = p.argument("SCENE|FILE.json", kind: .scene)
     }
 
-    func validate() throws(UsageError) { _ = try SceneLoader.required(sceneName) }
+    func validate() throws(UsageError) {
+      _ = try SceneLoader.required(sceneName)
+      try OutputName.require(output, oneOf: ["csv", "json"], writing: "a CSV or JSON trace")
+      if let format, let output, let ext = OutputName.judgedExtension(output),
+        ext != format.rawValue
+      {
+        throw UsageError(
+          "--format \(format.rawValue) contradicts -o \(UntrustedText.clipped(output)) (a .\(ext) "
+            + "file); drop --format or rename the output")
+      }
+    }
+
+    /// The format written: `--format`, else the output's extension, else CSV.
+    var resolvedFormat: Format {
+      format ?? (output.flatMap(OutputName.judgedExtension) == "json" ? .json : .csv)
+    }
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
@@ -57,7 +72,7 @@ struct TraceCommand: TypedToolCommand {
     let input = try o.motion.load()
     let trace = SceneTraceExport(
       scene: scene, motion: input.feed, framesPerSecond: o.fps,
-      duration: o.duration ?? input.span, json: o.format == .json)
+      duration: o.duration ?? input.span, json: o.resolvedFormat == .json)
     var progress: ProgressLine?
     defer { progress?.clear() }
     do {

@@ -82,7 +82,11 @@ struct MotionOptionGroup: ParsableOptionGroup {
       if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
       if let script { return try .script(script, rate: motionRate) }
     } catch {
-      throw ToolError(error.toolMessage)
+      // A script that does not parse, or asks for too many samples, is a command-line mistake.
+      switch error.problem {
+      case .invalidScript, .tooManyScriptSamples: throw UsageError(error.toolMessage)
+      default: throw ToolError(error.toolMessage)
+      }
     }
     return .resting
   }

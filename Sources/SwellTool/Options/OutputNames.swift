@@ -1,0 +1,42 @@
+import Foundation
+import SwellCommandLine
+import SwellMotion
+
+/// What an output's name says about its format: a command refuses an `-o` whose extension names
+/// a format it does not write, so a file's name and its content never disagree (`-o m.json`
+/// holding CSV). Standard output (`-`) and existing special files (FIFOs, devices), which are
+/// written to rather than replaced, are not judged by name.
+enum OutputName {
+  /// The lower-cased extension of an output path's last component, or `nil` for `-`, a name
+  /// without one, or an existing path that is not a regular file.
+  static func judgedExtension(_ path: String) -> String? {
+    guard path != "-" else { return nil }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      let type =
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+      if isDirectory.boolValue || (type != nil && type != .typeRegular) { return nil }
+    }
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    let ext = name[name.index(after: dot)...].lowercased()
+    return ext.isEmpty ? nil : ext
+  }
+
+  /// Refuses an output whose extension names a format the command does not write.
+  ///
+  /// - Parameters:
+  ///   - path: The `-o` value.
+  ///   - extensions: The extensions the command writes (lower case, without the dot).
+  ///   - what: What it writes, for the message ("a device-motion CSV").
+  /// - Throws: ``UsageError`` naming the extension and what the command writes.
+  static func require(_ path: String?, oneOf extensions: [String], writing what: String)
+    throws(UsageError)
+  {
+    guard let path, let ext = judgedExtension(path), !extensions.contains(ext) else { return }
+    throw UsageError(
+      "-o \(UntrustedText.clipped(path)) names a .\(ext) file, but this command writes \(what) "
+        + "(." + extensions.joined(separator: ", .") + "); rename the output, or use - for "
+        + "standard output")
+  }
+}
