@@ -1,6 +1,7 @@
 import Foundation
 @_exported import SwellCommandLine
 import SwellMotion
+import SwellRender
 import SwellVersion
 
 /// The `swell` command-line tool's entry point, a thin layer over the library.
@@ -22,7 +23,9 @@ public enum SwellTool {
       version: versionText, commands: commands)
     // SIGINT and SIGTERM remove temporary files and exit 130 / 143 (`live` keeps its own
     // handling: the SDL window and the terminal view end their loop and restore the display).
-    tool.willRun = { name in if name != "live" { SignalHandling.install() } }
+    tool.willRun = { name in
+      if name != "live" { OutputFiles.installSignalCleanup(programName: "swell") }
+    }
     tool.escape = { UntrustedText.escaped($0) }
     tool.describe = { toolMessage($0) }
     return tool

@@ -52,29 +52,7 @@ struct BenchCommand: TypedToolCommand {
       }
     }
     if console.isInteractive { console.err("\r\u{1B}[K") }
-    if json {
-      let body = figures.map {
-        "\"\($0.name)\": {\"median\": \(num($0.median)), \"min\": \(num($0.min)), "
-          + "\"max\": \(num($0.max)), \"unit\": \"\($0.unit)\"}"
-      }
-      console.out("{" + body.joined(separator: ", ") + "}\n")
-    } else {
-      console.out(
-        "figure".padding(toLength: 48, withPad: " ", startingAt: 0)
-          + "      median         min         max  unit\n")
-      for f in figures {
-        console.out(
-          f.name.padding(toLength: 48, withPad: " ", startingAt: 0) + col(f.median) + col(f.min)
-            + col(f.max) + "  " + f.unit + "\n")
-      }
-    }
+    console.out(json ? BenchmarkFigure.jsonText(figures) : BenchmarkFigure.tableText(figures))
     return 0
-  }
-
-  private static func num(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "null" }
-
-  private static func col(_ v: Double) -> String {
-    let s = v >= 1e5 ? String(format: "%.3e", v) : String(format: "%.3f", v)
-    return String(repeating: " ", count: max(0, 12 - s.count)) + s
   }
 }

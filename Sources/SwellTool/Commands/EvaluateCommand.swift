@@ -136,28 +136,8 @@ struct EvaluateCommand: TypedToolCommand {
         path: device, json: o.json, settings: o.settings, console: console)
     }
     if let directory = o.broad {
-      if o.inject != nil || o.export != nil {
-        return try runInjected(directory: directory, options: o, console: console)
-      }
       if o.isDeveloperRun {
-        var experiment = BroadExperiment()
-        experiment.trialPrefixes = o.trials
-        experiment.startDisturbanceFade =
-          (o.disturbStart || o.disturbFade != nil) ? (o.disturbFade ?? 0) : nil
-        experiment.rate = o.rate
-        experiment.settings = o.settings
-        experiment.sensitivity = o.sensitivity
-        do {
-          console.out(
-            try experiment.report(directory: URL(fileURLWithPath: directory)) { done, total in
-              if console.isInteractive {
-                console.err("\rrun \(done)/\(total)" + (done == total ? "\r\u{1B}[K" : ""))
-              }
-            })
-        } catch let e as BroadExperiment.NoMatchingTrial {
-          throw UsageError("--trials \(e.prefixes.joined(separator: ",")) matches no trial")
-        }
-        return 0
+        return try runExperiment(directory: directory, options: o, console: console)
       }
       return try runBroad(directory: directory, json: o.json, console: console)
     }

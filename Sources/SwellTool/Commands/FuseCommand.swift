@@ -94,12 +94,8 @@ struct FuseCommand: TypedToolCommand {
       throw ToolError("\(error)")
     }
     if showProgress { console.err("\r\u{1B}[K") }
-    let how = report.mode.map { $0 == .nineD ? "9D" : "6D" } ?? "passed through"
     // With -o - the rows are standard output: the summary goes to standard error.
-    let say = output == "-" ? console.err : console.out
-    say(
-      "fused \(report.samples) samples (\(how), \(report.referenceFrame.name)) into "
-        + "\(report.rows) rows: \(output)\n")
+    (output == "-" ? console.err : console.out)(report.summary(output: output) + "\n")
     return 0
   }
 }

@@ -180,26 +180,12 @@ struct LiveCommand: TypedToolCommand {
     _ spec: String, loop: Bool = false, sensors: LiveSensorOptionGroup = .init(),
     referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
   ) throws -> any SceneMotionFeed {
-    switch spec {
-    case "keyboard": return TiltMotionFeed(kind: .keyboard)
-    case "mouse": return TiltMotionFeed(kind: .mouse)
-    default:
-      do {
-        if spec.hasPrefix("script:") {
-          return try SceneMotionInput.script(
-            String(spec.dropFirst("script:".count)), rate: 100, loops: loop
-          ).feed
-        }
-        if LiveSourceSpec.names(spec) {
-          let source = try sensors.open(spec)
-          return LiveSourceFeed(
-            manager: MotionManager(source: source), referenceFrame: referenceFrame)
-        }
-        let input = try SceneMotionInput.recording(URL(fileURLWithPath: spec), loops: loop)
-        return input.feed
-      } catch let e as SceneMotionError {
-        throw ToolError(e.toolMessage)
+    do {
+      return try SceneMotionInput.liveFeed(spec, loops: loop, referenceFrame: referenceFrame) {
+        LiveSourceSpec.names($0) ? try sensors.open($0) : nil
       }
+    } catch let e as SceneMotionError {
+      throw ToolError(e.toolMessage)
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SwellMotion
 import SwellRecordings
+import SwellRender
 import SwellSensors
 import Synchronization
 
@@ -86,11 +87,11 @@ struct RecordCommand: TypedToolCommand {
     let recorder = MotionRecorder(source: source, absoluteTime: o.absoluteTime)
     // From here on the first SIGINT or SIGTERM ends the recording (what was recorded is kept).
     let signal = Atomic<Int32>(0)
-    SignalHandling.intercept { s in
+    OutputFiles.interceptNextSignal { s in
       signal.store(s, ordering: .releasing)
       recorder.stop()
     }
-    defer { SignalHandling.intercept(nil) }
+    defer { OutputFiles.interceptNextSignal(nil) }
     let noted = Atomic<Bool>(false)
     let start = ContinuousClock.now
     let result: MotionRecorder.Result

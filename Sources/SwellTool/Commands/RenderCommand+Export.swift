@@ -11,22 +11,8 @@ enum SceneExportRun {
     /// Wall-clock seconds for the whole export.
     var seconds: Double
 
-    var timing: String {
-      let frames = export.frames
-      return String(
-        format: "timing: %.2f ms/frame drawing on the render thread, %.2f ms/frame overall "
-          + "(%.1f frames/s end to end)",
-        frames > 0 ? 1000 * export.drawingSeconds / Double(frames) : 0,
-        frames > 0 ? 1000 * seconds / Double(frames) : 0,
-        seconds > 0 ? Double(frames) / seconds : 0)
-    }
-
-    var summary: String {
-      let frames = export.frames
-      let fpsText = seconds > 0 ? String(format: ", %.1f frames/s", Double(frames) / seconds) : ""
-      return "wrote \(export.path) (\(frames) frame\(frames == 1 ? "" : "s"), "
-        + "\(export.pixelWidth)x\(export.pixelHeight) px, \(String(format: "%.1f", seconds)) s\(fpsText))"
-    }
+    var timing: String { export.timing(seconds: seconds) }
+    var summary: String { export.summary(seconds: seconds) }
   }
 
   /// Runs the export with a progress line.

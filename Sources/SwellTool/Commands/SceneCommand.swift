@@ -94,27 +94,17 @@ struct SceneCommand: TypedToolCommand {
       }
       return 0
     default:
-      let scene: FileScene
+      let check: SceneFileCheck
       do {
-        scene = try FileScene(contentsOf: URL(fileURLWithPath: target))
+        check = try SceneFileCheck(contentsOf: URL(fileURLWithPath: target))
       } catch let e as SceneFileError {
         throw ToolError(e.message)
       }
-      let data = (try? Data(contentsOf: URL(fileURLWithPath: target))) ?? Data()
-      let unknown = SceneFile.unknownKeys(in: data, decoded: scene.file)
-      if !unknown.isEmpty {
-        let list = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
-        let text =
-          "\(target): \(unknown.count) unknown key\(unknown.count == 1 ? "" : "s"): \(list)"
+      if let text = check.unknownKeysText(name: target) {
         if strict { throw ToolError(text + " (--strict)") }
         console.err("swell scene: warning: \(text)\n")
       }
-      let layers = scene.root.allLayers.count - 1
-      console.out(
-        "\(target): scene '\(scene.name)', \(Int(scene.size.width))x\(Int(scene.size.height)) "
-          + "points @\(scene.scale)x, \(layers) layer\(layers == 1 ? "" : "s"), "
-          + "\(scene.waterLayers.count + scene.waterBodyLayers.count) water, \(scene.effectLayers.count) with motion effects\n"
-      )
+      console.out(check.summary(name: target) + "\n")
       return 0
     }
   }

@@ -1,6 +1,4 @@
 import Foundation
-import SwellMotion
-import SwellRender
 import Synchronization
 
 /// The write end of the self-pipe the signal handler writes to (set once, before any handler is
@@ -14,21 +12,30 @@ private func forwardSignal(_ signal: Int32) {
   _ = write(signalPipeWrite, &byte, 1)
 }
 
-/// How the tool answers `SIGINT` and `SIGTERM` (`docs/limits.md`, "Signals").
+/// How a process answers `SIGINT` and `SIGTERM` once ``OutputFiles/installSignalCleanup(programName:)``
+/// has run (`docs/limits.md`, "Signals").
 ///
 /// By default: the temporary files of every output in progress are removed (atomic writes,
 /// renders, spools), and the process exits with 128 + the signal (130 for `SIGINT`, 143 for
-/// `SIGTERM`), as a shell reports a killed command. A command may take the first signal over
-/// (``intercept(_:)``): `swell record` then stops recording and keeps what it recorded; a second
-/// signal still exits at once. The handler is installed with `sigaction` (`SA_RESTART`), so a
-/// child process such as ffmpeg starts with the default dispositions.
-enum SignalHandling {
+/// `SIGTERM`), as a shell reports a killed command. A caller may take the first signal over
+/// (``OutputFiles/interceptNextSignal(_:)``): a recorder then stops and keeps what it recorded; a
+/// second signal still exits at once. The handler is installed with `sigaction` (`SA_RESTART`), so
+/// a child process such as ffmpeg starts with the default dispositions.
+extension OutputFiles {
   private static let interceptor = Mutex<(@Sendable (Int32) -> Void)?>(nil)
   private static let installed = Atomic<Bool>(false)
+  nonisolated(unsafe) private static var programName = ""
 
-  /// Installs the handlers and the watcher thread (once per process).
-  static func install() {
+  /// Installs the `SIGINT` and `SIGTERM` handlers and their watcher thread (once per process;
+  /// later calls do nothing): a signal removes every unfinished output
+  /// (``removeUnfinishedFiles()``), writes one line to standard error and exits with 128 + the
+  /// signal, unless ``interceptNextSignal(_:)`` took it.
+  ///
+  /// - Parameter programName: The name the line on standard error starts with
+  ///   (`NAME: interrupted (SIGINT); temporary files removed`).
+  public static func installSignalCleanup(programName: String) {
     guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    Self.programName = programName
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -55,14 +62,8 @@ enum SignalHandling {
   /// Lets the caller handle the next signal itself (once); `nil` restores the default.
   ///
   /// - Parameter handler: Called on the watcher thread with the signal number.
-  static func intercept(_ handler: (@Sendable (Int32) -> Void)?) {
+  public static func interceptNextSignal(_ handler: (@Sendable (Int32) -> Void)?) {
     interceptor.withLock { $0 = handler }
-  }
-
-  /// Removes every temporary output file of this process.
-  static func removeTemporaryFiles() {
-    // One registry (SwellFiles) holds the motion writers' and the sinks' temporary files.
-    OutputFiles.removeUnfinishedFiles()
   }
 
   private static func watch(_ fd: Int32) {
@@ -89,9 +90,9 @@ enum SignalHandling {
         handler(signal)
         continue
       }
-      removeTemporaryFiles()
+      removeUnfinishedFiles()
       let name = signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"
-      let line = "\nswell: \(name); temporary files removed\n"
+      let line = "\n\(programName): \(name); temporary files removed\n"
       _ = line.withCString { write(2, $0, strlen($0)) }
       _exit(128 + signal)
     }

@@ -1,0 +1,34 @@
+import Foundation
+import SwellMotion
+
+extension SceneMotionInput {
+  /// The feed a live view plays for a motion word: `keyboard` or `mouse` (a tilt the user
+  /// steers), `script:TEXT` (a motion script at 100 Hz), a sensor (when `sensor` opens one for
+  /// the word), otherwise a recording file at that path.
+  ///
+  /// - Parameters:
+  ///   - word: The motion word.
+  ///   - loops: Whether a script or recording starts again when it ends.
+  ///   - referenceFrame: The frame a sensor's attitude is fused in.
+  ///   - sensor: Opens the sensor the word names, or returns `nil` when it names none.
+  /// - Returns: The feed.
+  /// - Throws: ``SceneMotionError`` for a bad script or recording; what `sensor` throws.
+  public static func liveFeed(
+    _ word: String, loops: Bool, referenceFrame: AttitudeReferenceFrame,
+    sensor: (String) throws -> (any MotionSource)?
+  ) throws -> any SceneMotionFeed {
+    switch word {
+    case "keyboard": return TiltMotionFeed(kind: .keyboard)
+    case "mouse": return TiltMotionFeed(kind: .mouse)
+    default:
+      if word.hasPrefix("script:") {
+        return try script(String(word.dropFirst("script:".count)), rate: 100, loops: loops).feed
+      }
+      if let source = try sensor(word) {
+        return LiveSourceFeed(
+          manager: MotionManager(source: source), referenceFrame: referenceFrame)
+      }
+      return try recording(URL(fileURLWithPath: word), loops: loops).feed
+    }
+  }
+}
