@@ -274,9 +274,9 @@ struct AdversarialInputTests {
     #expect(try folderNames(sub).isEmpty)
 
     // Replace an existing file atomically.
-    let out = try writeFile("old contents\n", named: "trace.csv", in: folder)
+    let out = try writeFile("old contents\n", named: "trace.json", in: folder)
     try FileManager.default.linkItem(
-      atPath: out, toPath: folder.appendingPathComponent("link.csv").path)
+      atPath: out, toPath: folder.appendingPathComponent("link.json").path)
     let ok = try runSwell(["trace", "waterwave", "--motion", motion, "-o", out, "--format", "json"])
     #expect(ok.status == 0 && ok.err.isEmpty && ok.out.isEmpty, "\(ok.err)")
     let written = try String(contentsOfFile: out, encoding: .utf8)
@@ -284,7 +284,7 @@ struct AdversarialInputTests {
       json: written, header: ["time", Key.tilt, Key.amplitude, Key.phase])
     try checkTraceInvariants(parsed, fps: 60, rows: 120, "json -o")
     #expect(
-      try String(contentsOfFile: folder.appendingPathComponent("link.csv").path, encoding: .utf8)
+      try String(contentsOfFile: folder.appendingPathComponent("link.json").path, encoding: .utf8)
         == "old contents\n", "the old file was written in place, not replaced")
     // A failing run leaves it alone.
     let bad = try writeFile("nonsense\n", named: "bad.csv", in: folder)
@@ -293,7 +293,7 @@ struct AdversarialInputTests {
     #expect(try String(contentsOfFile: out, encoding: .utf8) == written)
     #expect(
       try folderNames(folder) == [
-        "a-folder", "bad.csv", "link.csv", "m.csv", "plain.txt", "trace.csv",
+        "a-folder", "bad.csv", "link.json", "m.csv", "plain.txt", "trace.json",
       ])
   }
 }

@@ -257,7 +257,7 @@ struct RenderCommandTests {
       (["--size", "abc"], 64, "swell render: --size must be WIDTHxHEIGHT"),
       (["--fps", "0"], 64, "swell render: --fps must be greater than zero"),
       (["--motion", "/nonexistent/m.csv"], 1, "swell render: /nonexistent/m.csv"),
-      (["--script", "wobble 3"], 1, "swell render: --script:"),
+      (["--script", "wobble 3"], 64, "swell render: --script:"),
     ])
   func badOptions(extra: [String], status: Int32, message: String) throws {
     let folder = try scratchFolder("render-tests")
@@ -315,7 +315,8 @@ struct RenderCommandTests {
     let unknown = try runSwell([
       "render", "waterwave", "-o", folder.appendingPathComponent("x.bmp").path,
     ])
-    #expect(unknown.status == 1)
+    // An extension no sink writes is a usage mistake (exit 64), refused before any work.
+    #expect(unknown.status == 64)
     #expect(unknown.err.contains("unknown output type '.bmp'"))
     #expect(listing(folder).isEmpty)
   }

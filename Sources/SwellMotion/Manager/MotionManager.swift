@@ -534,6 +534,9 @@ public final class MotionManager: Sendable {
         sourceEnded(run: run)
         return
       }
+      // A run that was stopped while its `next()` was pending must not hand its event to the
+      // subscriptions of the run that replaced it (that run replays the source from its start).
+      guard !Task.isCancelled, state.withLock({ $0.run.isRunning(run) }) else { break }
       // Fuse for the device-motion subscription (the fuser is this task's own).
       let subscription = state.withLock { s in
         s.run.delivered(run: run)

@@ -94,9 +94,14 @@ struct MotionRunState: Sendable, Hashable {
     return .endRun(run: run)
   }
 
-  /// The source gave an event in a run.
-  ///
-  /// - Parameter run: The run whose loop got it.
+  /// Whether run `run` is the one going on (a stopped or replaced run is not).
+  func isRunning(_ run: Int) -> Bool {
+    if case .running(run, _, _) = phase { return true }
+    return false
+  }
+
+  /// Notes that run `run` delivered an event (a restarted source that ends before its first
+  /// event cannot deliver after a stop).
   mutating func delivered(run: Int) {
     guard case .running(run, let restarted, false) = phase else { return }
     phase = .running(run: run, restarted: restarted, delivered: true)
