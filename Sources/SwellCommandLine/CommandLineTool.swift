@@ -93,6 +93,28 @@ public struct CommandLineTool: Sendable {
   public var describe: @Sendable (any Error) -> String = { "\($0)" }
   /// Makes an error message one safe line (escapes control characters).
   public var escape: @Sendable (String) -> String = { $0 }
+  /// Writes a file that a built-in command makes (`manpage -o FILE`); the default writes it
+  /// atomically through Foundation.
+  public var writeFile: @Sendable (Data, String) throws -> Void = { data, path in
+    try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
+  /// The words completed where a command takes a scene (``OptionValueKind/scene``).
+  public var sceneNames: [String] = []
+  /// What the manual page says beyond the declarations.
+  public var manual = Manual()
+
+  /// The parts of the manual page (`manpage`) that the declarations do not hold.
+  public struct Manual: Sendable {
+    /// The version named in the page's footer (the number, without a commit).
+    public var version = ""
+    /// The DESCRIPTION paragraphs (blank lines separate them).
+    public var description = ""
+    /// Pages named under SEE ALSO, such as `ffmpeg(1)`.
+    public var seeAlso: [String] = []
+
+    /// An empty manual text.
+    public init() {}
+  }
 
   /// Describes a tool.
   ///

@@ -2,12 +2,14 @@ import Foundation
 @_exported import SwellCommandLine
 import SwellMotion
 import SwellRender
+import SwellScenes
 import SwellVersion
 
 /// The `swell` command-line tool's entry point, a thin layer over the library.
-public enum SwellTool {
+public enum SwellTool: ToolDefinition {
   /// Every subcommand, in the order `swell --help` lists them.
-  public static let commands: [any ToolCommand.Type] = registeredCommands
+  public static let commands: [any ToolCommand.Type] =
+    registeredCommands + BuiltInCommands.all(for: SwellTool.self)
 
   /// The package's version number, `MAJOR.MINOR.PATCH` (set in one place: `SwellVersion`).
   public static let version = SwellVersion.number
@@ -16,8 +18,8 @@ public enum SwellTool {
   /// built from when built from a git checkout: `0.1.0 (commit 1a2b3c4d5e6f)`.
   public static let versionText = SwellVersion.commit.map { "\(version) (commit \($0))" } ?? version
 
-  /// The tool: its commands, help, version and error reporting.
-  static var tool: CommandLineTool {
+  /// The tool: its commands, help, version, manual and error reporting.
+  public static var tool: CommandLineTool {
     var tool = CommandLineTool(
       name: "swell", summary: "motion-driven interface effects of iOS on Linux",
       version: versionText, commands: commands)
@@ -28,6 +30,17 @@ public enum SwellTool {
     }
     tool.escape = { UntrustedText.escaped($0) }
     tool.describe = { toolMessage($0) }
+    tool.writeFile = { data, path in try AtomicWrite.write(data, to: URL(fileURLWithPath: path)) }
+    tool.sceneNames = BuiltInScenes.names
+    tool.manual.version = version
+    tool.manual.seeAlso = ["ffmpeg(1)"]
+    tool.manual.description = """
+      swell renders, shows and traces scenes driven by device motion: the WaterWave demo, \
+      motion effects, sine-wave and free-surface water. Motion comes from recordings (raw \
+      IMU CSV, Sensor Logger, phyphox), scripts, Linux IIO sensors, a phone streaming over \
+      UDP or phyphox remote access, and is fused by Swell's own sensor fusion, CoreMotion \
+      style. 'swell COMMAND --help' prints a command's options.
+      """
     return tool
   }
 

@@ -130,7 +130,7 @@ struct BundledResourcesTests {
   @Test("the folders searched, in order")
   func folders() {
     #expect(
-      BundledResources.searchFolders(binaryFolder: bin).map(\.path) == [
+      BundledResources.files.searchFolders(binaryFolder: bin).map(\.path) == [
         "/opt/swell/usr/bin", "/opt/swell/usr/share/swell",
         "/opt/swell/usr/bin/Swell_SwellTool.resources/Resources",
       ])
@@ -154,7 +154,7 @@ struct BundledResourcesTests {
       ),
     ])
   func firstMatch(present: [String], expected: String) throws {
-    let found = try BundledResources.locate(
+    let found = try BundledResources.files.locate(
       "rec", what: "the thing", binaryFolder: bin, isFolder: { present.contains($0) })
     #expect(found.path == expected)
   }
@@ -162,7 +162,7 @@ struct BundledResourcesTests {
   @Test("a missing resource is one line naming every folder searched")
   func missing() {
     #expect {
-      try BundledResources.locate(
+      try BundledResources.files.locate(
         "rec", what: "the thing", binaryFolder: bin, isFolder: { _ in false })
     } throws: { error in
       (error as? ToolError)?.message

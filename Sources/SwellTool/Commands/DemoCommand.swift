@@ -68,11 +68,7 @@ struct DemoCommand: TypedToolCommand {
     var options = o.scene.scene
     let url = try BundledResources.recording()
     func motion(loops: Bool) throws -> any SceneMotionFeed {
-      do {
-        return try SceneMotionInput.recording(url, loops: loops, skip: start).feed
-      } catch {
-        throw ToolError(error.toolMessage)
-      }
+      try SceneMotionInput.recording(url, loops: loops, skip: start).feed
     }
     _ = try motion(loops: false)  // fails now for a bad recording or --start
 
@@ -115,6 +111,6 @@ struct DemoCommand: TypedToolCommand {
     session.options.screenshotStem = "swell-demo"
     session.onMessage = { console.err("swell demo: \($0)\n") }
     session.onMotionMessage = { console.err("swell demo: \($0)\n") }
-    _ = try LiveCommand.run(session, label: "swell demo")
+    _ = try session.run()
   }
 }

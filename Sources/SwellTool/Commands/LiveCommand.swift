@@ -144,52 +144,26 @@ struct LiveCommand: TypedToolCommand {
     session.options.screenshotAt = o.screenshotAt
     if let screenshotAt = o.screenshotAt {
       session.options.screenshotPath =
-        o.screenshot ?? "swell-live-\(scene.name)-\(LiveCommand.format(screenshotAt)).png"
+        o.screenshot ?? "swell-live-\(scene.name)-\(displayNumber(screenshotAt)).png"
     }
     session.options.screenshotStem = "swell-live-\(scene.name)"
     session.options.showHUD = o.hud
     session.onMessage = { console.out($0 + "\n") }
     session.onMotionMessage = { console.err("swell live: \($0)\n") }
-    let statistics = try LiveCommand.run(session, label: "swell live")
+    let statistics = try session.run()
     if o.stats { console.out(statistics.jsonLine + "\n") }
     return 0
   }
 
-  /// Runs a live session, turning its failures into one-line tool errors.
-  static func run(_ session: LiveSession, label: String) throws -> FrameStatistics {
-    do {
-      return try session.run()
-    } catch let e as SceneMotionError {
-      throw ToolError(e.toolMessage)
-    } catch let e as RecordingError {
-      throw ToolError(e.description)
-    }
-  }
-
-  /// Builds the motion feed named by `--motion`.
-  ///
-  /// - Parameters:
-  ///   - spec: `keyboard`, `mouse`, `script:TEXT`, `iio[:NAME]`, `udp:PORT`, `phone:URL` or a
-  ///     recording file.
-  ///   - loop: Replay a recording or script from the start when it ends.
-  ///   - sensors: Options of live sensor sources.
-  ///   - referenceFrame: The frame of a live source's fused attitudes.
-  /// - Returns: The feed (a live source's pull has started).
-  /// - Throws: ``UsageError`` or ``ToolError`` for a bad spec, file or source.
+  /// Builds the motion feed named by `--motion`: `keyboard`, `mouse`, `script:TEXT`,
+  /// `iio[:NAME]`, `udp:PORT`, `phone:URL` or a recording file (a live source's pull has
+  /// started); `loop` replays a recording or script from the start when it ends.
   static func makeFeed(
     _ spec: String, loop: Bool = false, sensors: LiveSensorOptionGroup = .init(),
     referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
   ) throws -> any SceneMotionFeed {
-    do {
-      return try SceneMotionInput.liveFeed(spec, loops: loop, referenceFrame: referenceFrame) {
-        LiveSourceSpec.names($0) ? try sensors.open($0) : nil
-      }
-    } catch let e as SceneMotionError {
-      throw ToolError(e.toolMessage)
+    try SceneMotionInput.liveFeed(spec, loops: loop, referenceFrame: referenceFrame) {
+      LiveSourceSpec.names($0) ? try sensors.open($0) : nil
     }
-  }
-
-  static func format(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
   }
 }

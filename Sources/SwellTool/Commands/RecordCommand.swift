@@ -77,12 +77,7 @@ struct RecordCommand: TypedToolCommand {
     // Open the output before recording (a long recording must not be lost to a folder that was
     // never there): rows stream into a temporary file renamed into place at the end (or straight
     // into `-`, a FIFO or a device), so memory stays bounded however long the recording.
-    let writer: RawIMUCSV.StreamWriter
-    do {
-      writer = try RawIMUCSV.StreamWriter(url: URL(fileURLWithPath: output))
-    } catch {
-      throw ToolError(error.description)
-    }
+    let writer = try RawIMUCSV.StreamWriter(url: URL(fileURLWithPath: output))
     let source = try o.sensors.open(o.source ?? "")
     let recorder = MotionRecorder(source: source, absoluteTime: o.absoluteTime)
     // From here on the first SIGINT or SIGTERM ends the recording (what was recorded is kept).
@@ -94,26 +89,21 @@ struct RecordCommand: TypedToolCommand {
     defer { OutputFiles.interceptNextSignal(nil) }
     let noted = Atomic<Bool>(false)
     let start = ContinuousClock.now
-    let result: MotionRecorder.Result
-    do {
-      result = try recorder.record(
-        to: writer, duration: duration, sampleLimit: o.samples,
-        progress: { count in
-          if let reason = (source as? IIOSource)?.fallbackReason,
-            !noted.exchange(true, ordering: .relaxed)
-          {
-            console.err(
-              "swell record: note: polling sysfs because buffered reads failed: \(reason)\n")
-          }
-          if console.isInteractive {
-            let elapsed = (ContinuousClock.now - start).components.seconds
-            console.err("\rrecording \(source.name): \(elapsed) s, \(count) samples   ")
-          }
-        },
-        sourceErrors: { console.err("swell record: \(UntrustedText.clipped($0, limit: 200))\n") })
-    } catch {
-      throw ToolError(error.description)
-    }
+    let result = try recorder.record(
+      to: writer, duration: duration, sampleLimit: o.samples,
+      progress: { count in
+        if let reason = (source as? IIOSource)?.fallbackReason,
+          !noted.exchange(true, ordering: .relaxed)
+        {
+          console.err(
+            "swell record: note: polling sysfs because buffered reads failed: \(reason)\n")
+        }
+        if console.isInteractive {
+          let elapsed = (ContinuousClock.now - start).components.seconds
+          console.err("\rrecording \(source.name): \(elapsed) s, \(count) samples   ")
+        }
+      },
+      sourceErrors: { console.err("swell record: \(UntrustedText.clipped($0, limit: 200))\n") })
     if console.isInteractive { console.err("\r\u{1B}[K") }
     if let failure = result.failure, result.count == 0 { throw ToolError(failure) }
     if let summary = LiveSourceSpec.skippedSummary(of: source) {
@@ -122,11 +112,7 @@ struct RecordCommand: TypedToolCommand {
     guard result.count > 0 else {
       throw ToolError("no samples from \(source.name) within \(duration) s; nothing written")
     }
-    do {
-      try writer.commit()
-    } catch {
-      throw ToolError(error.description)
-    }
+    try writer.commit()
     if let failure = result.failure {
       throw ToolError("\(failure); kept the \(result.count) samples recorded before: \(output)")
     }

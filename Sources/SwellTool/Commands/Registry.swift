@@ -1,4 +1,5 @@
-/// The registered subcommands, in the order `swell --help` lists them. Add a command's type here
+/// The tool's own subcommands, in the order `swell --help` lists them (the built-in `version`,
+/// `completion` and `manpage` follow). Add a command's type here
 /// (one per line, each with a trailing comma) when its file lands.
 let registeredCommands: [any ToolCommand.Type] = [
   DemoCommand.self,
@@ -11,7 +12,4 @@ let registeredCommands: [any ToolCommand.Type] = [
   SensorsCommand.self,
   RecordCommand.self,
   BenchCommand.self,
-  VersionCommand.self,
-  CompletionCommand.self,
-  ManPageCommand.self,
 ]

@@ -84,22 +84,13 @@ struct SceneCommand: TypedToolCommand {
       var data = try file.encoded()
       data.append(UInt8(ascii: "\n"))
       if let output {
-        do {
-          try AtomicWrite.write(data, to: URL(fileURLWithPath: output))
-        } catch {
-          throw ToolError(error.description)
-        }
+        try AtomicWrite.write(data, to: URL(fileURLWithPath: output))
       } else {
         console.out(String(decoding: data, as: UTF8.self))
       }
       return 0
     default:
-      let check: SceneFileCheck
-      do {
-        check = try SceneFileCheck(contentsOf: URL(fileURLWithPath: target))
-      } catch let e as SceneFileError {
-        throw ToolError(e.message)
-      }
+      let check = try SceneFileCheck(contentsOf: URL(fileURLWithPath: target))
       if let text = check.unknownKeysText(name: target) {
         if strict { throw ToolError(text + " (--strict)") }
         console.err("swell scene: warning: \(text)\n")

@@ -73,21 +73,11 @@ struct TraceCommand: TypedToolCommand {
     let trace = SceneTraceExport(
       scene: scene, motion: input.feed, framesPerSecond: o.fps,
       duration: o.duration ?? input.span, json: o.resolvedFormat == .json)
-    var progress: ProgressLine?
-    defer { progress?.clear() }
-    do {
-      try trace.run(
-        to: o.output.map { .file(URL(fileURLWithPath: $0)) } ?? .text { console.out($0) },
-        progress: { done, total in
-          if progress == nil {
-            progress = ProgressLine(
-              console: console, label: "swell trace", total: total, unit: "row")
-          }
-          progress?.update(done: done)
-        })
-    } catch {
-      throw ToolError(error.toolMessage)
-    }
+    var progress = ProgressLine(console: console, label: "swell trace", unit: "row")
+    defer { progress.clear() }
+    try trace.run(
+      to: o.output.map { .file(URL(fileURLWithPath: $0)) } ?? .text { console.out($0) },
+      progress: { progress.update(done: $0, total: $1) })
     return 0
   }
 }

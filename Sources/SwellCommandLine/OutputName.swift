@@ -1,15 +1,16 @@
 import Foundation
-import SwellCommandLine
-import SwellMotion
 
 /// What an output's name says about its format: a command refuses an `-o` whose extension names
 /// a format it does not write, so a file's name and its content never disagree (`-o m.json`
 /// holding CSV). Standard output (`-`) and existing special files (FIFOs, devices), which are
 /// written to rather than replaced, are not judged by name.
-enum OutputName {
+public enum OutputName {
   /// The lower-cased extension of an output path's last component, or `nil` for `-`, a name
   /// without one, or an existing path that is not a regular file.
-  static func judgedExtension(_ path: String) -> String? {
+  ///
+  /// - Parameter path: The output path.
+  /// - Returns: The extension, lower case, without the dot.
+  public static func judgedExtension(_ path: String) -> String? {
     guard path != "-" else { return nil }
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -30,13 +31,19 @@ enum OutputName {
   ///   - extensions: The extensions the command writes (lower case, without the dot).
   ///   - what: What it writes, for the message ("a device-motion CSV").
   /// - Throws: ``UsageError`` naming the extension and what the command writes.
-  static func require(_ path: String?, oneOf extensions: [String], writing what: String)
+  public static func require(_ path: String?, oneOf extensions: [String], writing what: String)
     throws(UsageError)
   {
     guard let path, let ext = judgedExtension(path), !extensions.contains(ext) else { return }
     throw UsageError(
-      "-o \(UntrustedText.clipped(path)) names a .\(ext) file, but this command writes \(what) "
+      "-o \(clipped(path)) names a .\(ext) file, but this command writes \(what) "
         + "(." + extensions.joined(separator: ", .") + "); rename the output, or use - for "
         + "standard output")
+  }
+
+  /// At most 80 characters of a path, for a message (the tool escapes control characters in
+  /// every message it prints).
+  static func clipped(_ path: String) -> String {
+    path.count > 80 ? String(path.prefix(80)) + "…" : path
   }
 }
