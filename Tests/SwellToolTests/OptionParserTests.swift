@@ -288,7 +288,8 @@ struct TypedCommandTests {
     #expect(parsed.scene.scene.width == 100 && parsed.scene.scene.scale == 2)
     #expect(parsed.scene.scene.reduceMotion && parsed.motion.script == "hold 1s")
     #expect(parsed.motion.motionRate == 100)
-    #expect(parsed.sensors.mode == .polled && parsed.sensors.format == .json)
+    #expect(parsed.sensors.settings.iio.mode == .polled)
+    #expect(parsed.sensors.settings.udpFormat == .json)
     #expect(throws: UsageError.self) {
       try OptionParser.parse(
         Uses.self, from: Arguments(["--motion", "a.csv", "--script", "hold 1s"], spec: spec))

@@ -29,15 +29,14 @@ struct EvaluateCommand: TypedToolCommand {
     var force9D: Bool
     var broad: String?
     var json: Bool
-    var disturbStart: Bool
-    var disturbFade: Double?
-    var rate: Double?
-    var trials: [String]?
-    var sensitivity: Bool
-    var inject: String?
-    var export: String?
     var againstDevice: String?
-    var settings = AttitudeEstimator.Settings()
+    /// The `--broad` developer run that the options below `--json` describe.
+    var experiment = BroadExperiment()
+    /// `--inject all`: the clean and six disturbed runs, as a summary.
+    var injectAll = false
+    var export: String?
+    /// The developer options given (`--set`, `--trials`, ...), for the messages.
+    var developerOptions: [String] = []
     var estimate: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
@@ -60,49 +59,70 @@ struct EvaluateCommand: TypedToolCommand {
           + "Sensor Logger export (Gravity.csv, Orientation.csv)")
       json = p.flag("--json", help: "print one JSON object instead of text")
       p.heading("With --broad (text output)")
-      disturbStart = p.flag(
+      var given: [String] = []
+      func note<T>(_ name: String, _ value: T?) -> T? {
+        if value != nil { given.append(name) }
+        return value
+      }
+      let disturbStart = p.flag(
         "--disturb-start",
         help:
           "add a magnet's field, (20, -20, 15) uT in the sensor frame, during each trial's "
           + "first 25 s (the trials rest there)")
-      disturbFade = try p.option(
-        "--disturb-fade", value: "S", in: .positive(atMost: BroadTrial.startDisturbanceSeconds),
-        help: "the same field, fading linearly to zero over the last S s of the 25 s")
-      rate = try p.option(
-        "--rate", value: "HZ", in: .positive, help: "resample the trials to HZ first (boxcar bins)")
-      trials = p.option(
-        "--trials", value: "LIST",
-        help:
-          "only the trials whose names start with one of LIST (comma separated, e.g. "
-          + "01,06,10), such as a tuning or a hold-out subset"
-      ).map { $0.split(separator: ",").map(String.init) }
-      inject = p.option(
-        "--inject", value: "KIND",
-        help:
-          "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
-          + "clean and each of the six, as a summary)")
-      export = p.option(
-        "--export", value: "OUTDIR", kind: .directory,
-        help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating")
-      sensitivity = p.flag(
+      let disturbFade = try note(
+        "--disturb-fade",
+        p.option(
+          "--disturb-fade", value: "S", in: .positive(atMost: BroadTrial.startDisturbanceSeconds),
+          help: "the same field, fading linearly to zero over the last S s of the 25 s"))
+      if disturbStart || disturbFade != nil {
+        experiment.startDisturbanceFade = disturbFade ?? 0
+        if disturbStart { given.append("--disturb-start") }
+      }
+      experiment.rate = try note(
+        "--rate",
+        p.option(
+          "--rate", value: "HZ", in: .positive,
+          help: "resample the trials to HZ first (boxcar bins)"
+        ))
+      experiment.trialPrefixes = note(
+        "--trials",
+        p.option(
+          "--trials", value: "LIST",
+          help:
+            "only the trials whose names start with one of LIST (comma separated, e.g. "
+            + "01,06,10), such as a tuning or a hold-out subset"
+        ).map { $0.split(separator: ",").map(String.init) })
+      let inject = note(
+        "--inject",
+        p.option(
+          "--inject", value: "KIND",
+          help:
+            "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
+            + "clean and each of the six, as a summary)"))
+      if let inject, inject != "all" {
+        guard let injection = BroadInjection.parse(inject) else {
+          throw UsageError("--inject takes taps1-3, vibration1-3 or all, got \(inject)")
+        }
+        (experiment.injection, experiment.injectionName) = (injection, inject)
+      }
+      injectAll = inject == "all"
+      export = note(
+        "--export",
+        p.option(
+          "--export", value: "OUTDIR", kind: .directory,
+          help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating"))
+      experiment.sensitivity = p.flag(
         "--sensitivity", help: "scale each setting by 0.8 and 1.2 and report the spread")
+      if experiment.sensitivity { given.append("--sensitivity") }
       let assignments = p.repeatedOption(
         "--set", value: "NAME=VALUE",
         help: "change an estimator setting (repeatable; docs/fusion.md lists them)")
-      for a in assignments where !settings.apply(a) {
+      for a in assignments where !experiment.settings.apply(a) {
         throw UsageError("--set takes NAME=NUMBER with a known setting, got \(a)")
       }
-      hasSettings = !assignments.isEmpty
+      if !assignments.isEmpty { given.append("--set") }
+      developerOptions = given
       estimate = p.argument("ESTIMATE.csv", kind: .file, isOptional: true)
-    }
-
-    /// True when `--set` was given.
-    var hasSettings = false
-
-    /// True when the `--broad` run needs the developer path (text only).
-    var isDeveloperRun: Bool {
-      sensitivity || rate != nil || hasSettings || disturbStart || disturbFade != nil
-        || trials != nil || inject != nil || export != nil
     }
 
     func validate() throws(UsageError) {
@@ -116,12 +136,12 @@ struct EvaluateCommand: TypedToolCommand {
         guard truth == nil, !force6D, !force9D, estimate == nil else {
           throw UsageError("--broad takes no ESTIMATE.csv, --truth, --6d or --9d")
         }
-        if isDeveloperRun && json {
+        if !developerOptions.isEmpty && json {
           throw UsageError("--sensitivity, --rate, --set and --disturb-start print text only")
         }
         return
       }
-      guard !isDeveloperRun else {
+      guard developerOptions.isEmpty else {
         throw UsageError("--sensitivity, --rate, --set, --trials and --disturb-start need --broad")
       }
       guard estimate != nil else { throw UsageError("missing ESTIMATE.csv (or use --broad)") }
@@ -132,19 +152,25 @@ struct EvaluateCommand: TypedToolCommand {
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
     if let device = o.againstDevice {
-      return try runAgainstDevice(
-        path: device, json: o.json, settings: o.settings, console: console)
-    }
-    if let directory = o.broad {
-      if o.isDeveloperRun {
-        return try runExperiment(directory: directory, options: o, console: console)
+      let result: DeviceReferenceEvaluation
+      do {
+        result = try DeviceReferenceEvaluation(
+          folder: URL(fileURLWithPath: device), settings: o.experiment.settings)
+      } catch let error as NumericTableError {
+        throw UsageError(error.description)
       }
-      return try runBroad(directory: directory, json: o.json, console: console)
+      console.out(o.json ? result.jsonText : result.text)
+    } else if let directory = o.broad {
+      return try o.developerOptions.isEmpty
+        ? runBroad(directory: directory, json: o.json, console: console)
+        : runExperiment(o, folder: URL(fileURLWithPath: directory), console: console)
+    } else {
+      let result = try EstimateEvaluation(
+        estimate: URL(fileURLWithPath: o.estimate ?? ""),
+        truth: URL(fileURLWithPath: o.truth ?? ""),
+        alignHeading: o.force6D ? true : (o.force9D ? false : nil))
+      console.out(o.json ? result.report.jsonText() + "\n" : result.text())
     }
-    let result = try EstimateEvaluation(
-      estimate: URL(fileURLWithPath: o.estimate ?? ""), truth: URL(fileURLWithPath: o.truth ?? ""),
-      alignHeading: o.force6D ? true : (o.force9D ? false : nil))
-    console.out(o.json ? result.report.jsonText() + "\n" : result.text())
     return 0
   }
 
@@ -161,6 +187,36 @@ struct EvaluateCommand: TypedToolCommand {
       json
         ? eval.jsonText() + "\n"
         : eval.tableText(title: "RMSE in degrees, total / heading / inclination"))
+    return 0
+  }
+
+  /// `--broad DIR` on the developer path: the experiment's table, its injection summary
+  /// (`--inject all`) or its trials written out (`--export`).
+  private static func runExperiment(_ o: Options, folder: URL, console: Console) throws -> Int32 {
+    let experiment = o.experiment
+    do {
+      if o.injectAll {
+        guard let text = try experiment.injectionSummary(directory: folder) else { return 1 }
+        console.out(text)
+      } else if let export = o.export {
+        let trials = try experiment.trials(directory: folder)
+        do {
+          try BroadExperiment.write(trials, to: URL(fileURLWithPath: export))
+        } catch {
+          throw UsageError("cannot write the trials to \(export): \(error.localizedDescription)")
+        }
+        console.out("wrote \(trials.count) trials to \(export)\n")
+      } else {
+        console.out(
+          try experiment.report(directory: folder) { done, total in
+            if console.isInteractive {
+              console.err("\rrun \(done)/\(total)" + (done == total ? "\r\u{1B}[K" : ""))
+            }
+          })
+      }
+    } catch let e as BroadExperiment.NoMatchingTrial {
+      throw UsageError("--trials \(e.prefixes.joined(separator: ",")) matches no trial")
+    }
     return 0
   }
 }

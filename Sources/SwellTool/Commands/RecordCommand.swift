@@ -68,7 +68,6 @@ struct RecordCommand: TypedToolCommand {
         throw UsageError(error.message)
       }
       try sensors.check(for: spec)
-      _ = try sensors.settings()
     }
   }
 

@@ -96,76 +96,84 @@ struct MotionOptionGroup: ParsableOptionGroup {
 enum IIOModeName: String, CaseIterable, Sendable {
   case auto, buffered, polled
 
-  var mode: IIOReadMode {
-    switch self {
-    case .auto: return .automatic
-    case .buffered: return .buffered
-    case .polled: return .polled
-    }
-  }
+  var mode: IIOReadMode { self == .auto ? .automatic : self == .buffered ? .buffered : .polled }
 }
 
 /// The options of live sensor sources (`iio[:NAME]`, `udp:PORT`, `phone:URL`), declared once for
-/// `record` and `live`.
+/// `record` and `live`, read straight into the library's `LiveSourceSettings`.
 struct LiveSensorOptionGroup: ParsableOptionGroup {
   static let title = "Live sensor options (iio, udp, phone)"
 
-  var sysfsRoot: String?
-  var devRoot: String?
-  var mode: IIOModeName?
-  var rate: Double?
-  var listen: String?
-  var format: PhoneStreamFormat?
-  var buffers: String?
-  var pollInterval: Double?
+  /// The library's source settings, with the options given.
+  var settings = LiveSourceSettings()
+  /// The options given, with the kind of source each applies to.
+  private(set) var given: [(name: String, kind: LiveSourceSpec.Kind)] = []
 
   /// No option given: every source with its defaults.
   init() {}
 
   init(_ p: inout OptionParser) throws(UsageError) {
-    sysfsRoot = p.option(
+    var given: [(String, LiveSourceSpec.Kind)] = []
+    if let v = p.option(
       "--sysfs-root", value: "DIR", kind: .directory, defaultText: IIOSysfs.defaultRoot,
       help: "IIO: the sysfs folder of the iio:deviceN entries")
-    devRoot = p.option(
+    {
+      (settings.iio.sysfsRoot, given) = (v, given + [("--sysfs-root", .iio)])
+    }
+    if let v = p.option(
       "--dev-root", value: "DIR", kind: .directory, defaultText: "/dev",
       help: "IIO: the folder of the iio:deviceN character devices")
-    mode = try p.option(
+    {
+      (settings.iio.devRoot, given) = (v, given + [("--dev-root", .iio)])
+    }
+    if let v = try p.option(
       "--mode", value: "MODE", as: IIOModeName.self,
       aliases: ["automatic": .auto, "poll": .polled], defaultText: "auto",
       help: "IIO: how devices are read; auto: buffered, else polled")
-    rate = try p.option(
+    {
+      (settings.iio.mode, given) = (v.mode, given + [("--mode", .iio)])
+    }
+    if let v = try p.option(
       "--rate", value: "HZ", in: .positive,
       help: "IIO: set the sampling frequency (and poll at it)")
-    listen = p.option(
+    {
+      (settings.iio.samplingFrequency, settings.iio.pollingRate) = (v, v)
+      given.append(("--rate", .iio))
+    }
+    if let v = p.option(
       "--listen", value: "ADDR", defaultText: "127.0.0.1",
       help: "UDP: the IPv4 address to listen on (0.0.0.0 for a phone on the network)")
-    format = try p.option(
+    {
+      (settings.udpAddress, given) = (v, given + [("--listen", .udp)])
+    }
+    if let v = try p.option(
       "--format", value: "FORMAT", as: PhoneStreamFormat.self,
       named: { $0 == .automatic ? "auto" : $0.rawValue }, aliases: ["automatic": .automatic],
       defaultText: "auto", help: "UDP: the line format")
-    buffers = p.option(
+    {
+      (settings.udpFormat, given) = (v, given + [("--format", .udp)])
+    }
+    if let v = p.option(
       "--buffers", value: "SPEC",
       defaultText: "accX,accY,accZ,acc_time;gyrX,gyrY,gyrZ,gyr_time;magX,magY,magZ,mag_time",
       help:
         "phyphox: buffer names X,Y,Z,TIME;X,Y,Z,TIME[;X,Y,Z,TIME] for accelerometer; "
         + "gyroscope[; magnetometer or none]")
-    pollInterval = try p.option(
+    {
+      do {
+        settings.phyphoxBuffers = try PhyphoxBufferNames(parsing: v)
+      } catch {
+        throw UsageError(error.message)
+      }
+      given.append(("--buffers", .phone))
+    }
+    if let v = try p.option(
       "--poll-interval", value: "S", in: .positive, defaultText: "0.05",
       help: "phyphox: seconds between polls")
-  }
-
-  /// The options given, with the kind of source each applies to.
-  private var given: [(name: String, kind: LiveSourceSpec.Kind)] {
-    var g: [(String, LiveSourceSpec.Kind)] = []
-    if sysfsRoot != nil { g.append(("--sysfs-root", .iio)) }
-    if devRoot != nil { g.append(("--dev-root", .iio)) }
-    if mode != nil { g.append(("--mode", .iio)) }
-    if rate != nil { g.append(("--rate", .iio)) }
-    if listen != nil { g.append(("--listen", .udp)) }
-    if format != nil { g.append(("--format", .udp)) }
-    if buffers != nil { g.append(("--buffers", .phone)) }
-    if pollInterval != nil { g.append(("--poll-interval", .phone)) }
-    return g
+    {
+      (settings.phyphoxPollInterval, given) = (v, given + [("--poll-interval", .phone)])
+    }
+    self.given = given
   }
 
   /// Whether any of these options was given.
@@ -186,35 +194,12 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       "\(list) appl\(names.count == 1 ? "ies" : "y") to \(target[first.kind.rawValue] ?? "")")
   }
 
-  /// The library's source settings.
-  ///
-  /// - Throws: ``UsageError`` for a malformed buffer list.
-  func settings() throws(UsageError) -> LiveSourceSettings {
-    var s = LiveSourceSettings()
-    if let sysfsRoot { s.iio.sysfsRoot = sysfsRoot }
-    if let devRoot { s.iio.devRoot = devRoot }
-    if let mode { s.iio.mode = mode.mode }
-    s.iio.samplingFrequency = rate
-    s.iio.pollingRate = rate
-    if let listen { s.udpAddress = listen }
-    if let format { s.udpFormat = format }
-    if let buffers {
-      do {
-        s.phyphoxBuffers = try PhyphoxBufferNames(parsing: buffers)
-      } catch {
-        throw UsageError(error.message)
-      }
-    }
-    if let pollInterval { s.phyphoxPollInterval = pollInterval }
-    return s
-  }
-
   /// Parses and opens a source with these options.
   ///
   /// - Parameter word: `iio[:NAME]`, `udp:PORT` or `phone:URL`.
   /// - Returns: The source.
   /// - Throws: ``UsageError`` for a malformed word or options that do not apply;
-  ///   ``ToolError`` when the source cannot be opened.
+  ///   `LiveSourceError` when the source cannot be opened.
   func open(_ word: String) throws -> any MotionSource {
     let spec: LiveSourceSpec
     do {
@@ -223,11 +208,10 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       throw UsageError(error.message)
     }
     try check(for: spec)
-    let settings = try settings()
     do {
       return try spec.open(settings)
     } catch {
-      throw error.isUsage ? UsageError(error.message) : ToolError(error.message) as any Error
+      throw error.isUsage ? UsageError(error.message) : error as any Error
     }
   }
 }
