@@ -91,6 +91,9 @@ public struct CommandLineTool: Sendable {
   /// The message of a failure that is not a ``UsageError`` (the library's errors in the tool's
   /// words).
   public var describe: @Sendable (any Error) -> String = { "\($0)" }
+  /// Whether a failure that is not a ``UsageError`` is still a mistake in the command line (exit
+  /// 64): a library error about a value the user typed, such as a script that does not parse.
+  public var isUsage: @Sendable (any Error) -> Bool = { _ in false }
   /// Makes an error message one safe line (escapes control characters).
   public var escape: @Sendable (String) -> String = { $0 }
   /// Writes a file that a built-in command makes (`manpage -o FILE`); the default writes it
@@ -218,7 +221,7 @@ public struct CommandLineTool: Sendable {
       return ExitCode.usage
     } catch {
       console.err("\(name) \(first): \(line(describe(error)))\n")
-      return ExitCode.failure
+      return isUsage(error) ? ExitCode.usage : ExitCode.failure
     }
   }
 

@@ -41,6 +41,22 @@ public enum OutputName {
         + "standard output")
   }
 
+  /// Refuses a `--format` that contradicts what the output's name says.
+  ///
+  /// - Parameters:
+  ///   - format: `--format` as given, or `nil`.
+  ///   - named: The format the output's name says, or `nil` when it says none.
+  ///   - output: The `-o` value, for the message.
+  /// - Throws: ``UsageError`` naming both when they differ.
+  public static func requireAgreement(format: String?, named: String?, output: String)
+    throws(UsageError)
+  {
+    guard let format, let named, format != named else { return }
+    throw UsageError(
+      "--format \(format) contradicts -o \(clipped(output)) (a .\(named) file); drop --format "
+        + "or rename the output")
+  }
+
   /// At most 80 characters of a path, for a message (the tool escapes control characters in
   /// every message it prints).
   static func clipped(_ path: String) -> String {

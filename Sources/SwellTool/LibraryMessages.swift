@@ -3,6 +3,7 @@ import SwellLive
 import SwellMotion
 import SwellPlayback
 import SwellScenes
+import SwellSensors
 
 // The library words its errors in its own terms (a start time, a canvas size, the terminal
 // view); the tool says them with the flags that set those things.
@@ -73,6 +74,30 @@ func toolMessage(_ error: any Error) -> String {
   case let e as SceneSizeError: return e.toolMessage
   case let e as PlaybackError: return e.toolMessage
   case let e as LiveWindowError: return e.toolMessage
+  case let e as SceneLoadError:
+    // A recording given as the scene: say how to give it as motion.
+    guard let path = e.recording else { return e.message }
+    return e.message + " (give it with --motion: waterwave --motion " + UntrustedText.escaped(path)
+      + ")"
   default: return "\(error)"
+  }
+}
+
+/// Whether a library error that reached the tool's top level is a mistake in the command line
+/// (exit 64) rather than a failure of the work (exit 1).
+///
+/// - Parameter error: The error.
+/// - Returns: True for a script that does not parse or asks for too many samples, an unknown
+///   scene name, a recording given as the scene, a malformed live source word or setting.
+func isUsageMistake(_ error: any Error) -> Bool {
+  switch error {
+  case let e as SceneMotionError:
+    switch e.problem {
+    case .invalidScript, .tooManyScriptSamples: return true
+    default: return false
+    }
+  case let e as SceneLoadError: return e.isUnknownName || e.recording != nil
+  case let e as LiveSourceError: return e.isUsage
+  default: return false
   }
 }

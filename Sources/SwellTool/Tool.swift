@@ -30,6 +30,7 @@ public enum SwellTool: ToolDefinition {
     }
     tool.escape = { UntrustedText.escaped($0) }
     tool.describe = { toolMessage($0) }
+    tool.isUsage = { isUsageMistake($0) }
     tool.writeFile = { data, path in try AtomicWrite.write(data, to: URL(fileURLWithPath: path)) }
     tool.sceneNames = BuiltInScenes.names
     tool.manual.version = version

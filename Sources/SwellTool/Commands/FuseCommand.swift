@@ -20,27 +20,27 @@ struct FuseCommand: TypedToolCommand {
 
   struct Options: ParsableOptions {
     var output: String?
-    var sixD: Bool
-    var nineD: Bool
-    var frame: AttitudeReferenceFrame
-    var declination: Double?
-    var rate: Double?
+    /// The fusion asked for: `--6d`/`--9d`, the frame, the declination, the output rate.
+    var fusion = RecordingFusion()
     var input: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
       output = p.option(
         "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
         help: "the device-motion CSV to write (atomically; - for standard output)")
-      sixD = p.flag(
+      let sixD = p.flag(
         "--6d", help: "gyroscope + accelerometer (default unless the frame needs north)")
-      nineD = p.flag(
+      let nineD = p.flag(
         "--9d",
         help: "also the magnetometer; appends magneticField.x,y,z,accuracy and heading columns")
-      frame = try AttitudeReferenceFrame.option(&p, help: "the frame of the attitudes")
-      declination = try p.option(
+      guard !(sixD && nineD) else { throw UsageError("--6d and --9d exclude each other") }
+      fusion.mode = nineD ? .nineD : (sixD ? .sixD : nil)
+      fusion.referenceFrame = try AttitudeReferenceFrame.option(
+        &p, help: "the frame of the attitudes")
+      fusion.magneticDeclination = try p.option(
         "--declination", value: "DEG", in: -180...180,
         help: "magnetic declination, degrees east (needed for true north)")
-      rate = try p.option(
+      fusion.rate = try p.option(
         "--rate", value: "HZ", in: .positive,
         help: "resample the output to HZ (fusion still runs on every sample)")
       input = p.argument("INPUT", kind: .file)
@@ -52,11 +52,11 @@ struct FuseCommand: TypedToolCommand {
       }
       guard output != nil else { throw UsageError("needs -o OUT.csv") }
       try OutputName.require(output, oneOf: ["csv"], writing: "a device-motion CSV")
-      guard !(sixD && nineD) else { throw UsageError("--6d and --9d exclude each other") }
-      if sixD && frame.needsMagnetometer {
+      let frame = fusion.referenceFrame
+      if fusion.mode == .sixD && frame.needsMagnetometer {
         throw UsageError("--reference-frame \(frame.name) needs the magnetometer; drop --6d")
       }
-      if frame == .xTrueNorthZVertical && declination == nil {
+      if frame == .xTrueNorthZVertical && fusion.magneticDeclination == nil {
         throw UsageError(
           "--reference-frame xTrueNorthZVertical needs --declination DEG (degrees east)")
       }
@@ -65,17 +65,13 @@ struct FuseCommand: TypedToolCommand {
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
     let (input, output) = (o.input ?? "", o.output ?? "")
-    var fusion = RecordingFusion()
-    fusion.referenceFrame = o.frame
-    fusion.mode = o.nineD ? .nineD : (o.sixD ? .sixD : nil)
-    fusion.magneticDeclination = o.declination
-    fusion.rate = o.rate
     let showProgress = console.isInteractive
     var lastPercent = -1
     let report: RecordingFusion.Report
     do {
+      defer { if showProgress { console.err("\r\u{1B}[K") } }
       let source = try RecordingSource(contentsOf: URL(fileURLWithPath: input))
-      report = try fusion.run(source, to: URL(fileURLWithPath: output)) { done in
+      report = try o.fusion.run(source, to: URL(fileURLWithPath: output)) { done in
         let percent = Int(100 * done)
         if showProgress && percent != lastPercent {
           lastPercent = percent
@@ -87,13 +83,8 @@ struct FuseCommand: TypedToolCommand {
         "--rate \(displayNumber(e.rate)) Hz over \(displayNumber(e.seconds)) s makes more than "
           + "\(RecordingFusion.maximumRows) rows; lower --rate")
     } catch let e as MotionManagerError {
-      if showProgress { console.err("\r\u{1B}[K") }
       throw ToolError(e.sourceMessage ?? e.message)
-    } catch {
-      if showProgress { console.err("\r\u{1B}[K") }
-      throw ToolError("\(error)")
     }
-    if showProgress { console.err("\r\u{1B}[K") }
     // With -o - the rows are standard output: the summary goes to standard error.
     (output == "-" ? console.err : console.out)(report.summary(output: output) + "\n")
     return 0

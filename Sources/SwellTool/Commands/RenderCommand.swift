@@ -91,11 +91,10 @@ struct RenderCommand: TypedToolCommand {
           guard format == nil else { return }
           throw UsageError("-o: \(error)")
         }
-        if let format, format != named, !(format == .png && named == .pngSequence) {
-          throw UsageError(
-            "--format \(format.rawValue) contradicts -o \(UntrustedText.clipped(output)) (a "
-              + "\(named.rawValue) file); drop --format or rename the output")
-        }
+        guard !(format == .png && named == .pngSequence) else { return }
+        try OutputName.requireAgreement(
+          format: format?.rawValue, named: named == .pngSequence ? "png" : named.rawValue,
+          output: output)
       }
     }
   }
@@ -104,7 +103,13 @@ struct RenderCommand: TypedToolCommand {
     let motion = try o.motion.load()
     let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
     let out = o.output ?? "\(scene.name).mp4"
-    let fps = try OutputFrameRate.resolve(requested: o.fps, output: out, format: o.format)
+    let maximum = (o.format ?? (try? OutputFormat(path: out)))?.maximumFramesPerSecond
+    if let maximum, let fps = o.fps, fps > maximum {
+      throw UsageError(
+        "a GIF plays at most 50 frames per second (its delays are whole hundredths of a "
+          + "second); use --fps 50 or lower, got \(displayNumber(fps))")
+    }
+    let fps = o.fps ?? min(60, maximum ?? 60)
     var job = SceneExport(
       scene: scene, motion: motion.feed, framesPerSecond: fps,
       duration: o.duration ?? motion.span, output: out)
@@ -124,21 +129,11 @@ struct RenderCommand: TypedToolCommand {
 enum SceneLoader {
   /// A built-in scene, or a scene file.
   ///
-  /// - Throws: ``UsageError`` for an unknown name; ``ToolError`` for a bad scene file.
+  /// - Throws: `SceneLoadError` (an unknown name is a usage mistake) or `SceneFileError`.
   static func load(_ name: String, options: SceneOptions) throws -> any Scene {
-    do {
-      let scene = try BuiltInScenes.load(name, options: options)
-      if let file = scene as? FileScene { warnAboutUnknownKeys(in: file, path: name) }
-      return scene
-    } catch {
-      if let path = error.recording {
-        throw UsageError(
-          error.message + " (give it with --motion: waterwave --motion "
-            + UntrustedText.escaped(path) + ")")
-      }
-      if error.isUnknownName { throw UsageError(error.message) }
-      throw ToolError(error.message)
-    }
+    let scene = try BuiltInScenes.load(name, options: options)
+    if let file = scene as? FileScene { warnAboutUnknownKeys(in: file, path: name) }
+    return scene
   }
 
   /// Warns on standard error about keys of a scene file that Swell does not know (a misspelt

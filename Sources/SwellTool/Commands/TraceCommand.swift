@@ -52,12 +52,9 @@ struct TraceCommand: TypedToolCommand {
     func validate() throws(UsageError) {
       _ = try SceneLoader.required(sceneName)
       try OutputName.require(output, oneOf: ["csv", "json"], writing: "a CSV or JSON trace")
-      if let format, let output, let ext = OutputName.judgedExtension(output),
-        ext != format.rawValue
-      {
-        throw UsageError(
-          "--format \(format.rawValue) contradicts -o \(UntrustedText.clipped(output)) (a .\(ext) "
-            + "file); drop --format or rename the output")
+      if let output {
+        try OutputName.requireAgreement(
+          format: format?.rawValue, named: OutputName.judgedExtension(output), output: output)
       }
     }
 

@@ -76,18 +76,10 @@ struct MotionOptionGroup: ParsableOptionGroup {
   /// Opens the motion asked for: a recording, a script, or the device at rest.
   ///
   /// - Returns: The motion.
-  /// - Throws: ``ToolError`` for bad input, naming it.
+  /// - Throws: `SceneMotionError` naming the bad input (a bad script is a usage mistake).
   func load() throws -> SceneMotionInput {
-    do {
-      if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
-      if let script { return try .script(script, rate: motionRate) }
-    } catch {
-      // A script that does not parse, or asks for too many samples, is a command-line mistake.
-      switch error.problem {
-      case .invalidScript, .tooManyScriptSamples: throw UsageError(error.toolMessage)
-      default: throw ToolError(error.toolMessage)
-      }
-    }
+    if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
+    if let script { return try .script(script, rate: motionRate) }
     return .resting
   }
 }
@@ -208,11 +200,7 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       throw UsageError(error.message)
     }
     try check(for: spec)
-    do {
-      return try spec.open(settings)
-    } catch {
-      throw error.isUsage ? UsageError(error.message) : error as any Error
-    }
+    return try spec.open(settings)
   }
 }
 
