@@ -100,6 +100,8 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
   var settings = LiveSourceSettings()
   /// The options given, with the kind of source each applies to.
   private(set) var given: [(name: String, kind: LiveSourceSpec.Kind)] = []
+  /// A `--buffers` value that does not parse.
+  private var badBuffers: UsageError?
 
   /// No option given: every source with its defaults.
   init() {}
@@ -155,7 +157,8 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       do {
         settings.phyphoxBuffers = try PhyphoxBufferNames(parsing: v)
       } catch {
-        throw UsageError(error.message)
+        // Said after the check that the option applies to the source (``check(for:)``).
+        badBuffers = UsageError(error.message)
       }
       given.append(("--buffers", .phone))
     }
@@ -174,9 +177,12 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
   /// Checks that every option given applies to the source.
   ///
   /// - Parameter spec: The source.
-  /// - Throws: ``UsageError`` naming the options that do not apply.
+  /// - Throws: ``UsageError`` naming the options that do not apply, or for a malformed value.
   func check(for spec: LiveSourceSpec) throws(UsageError) {
-    guard let first = given.first(where: { $0.kind != spec.kind }) else { return }
+    guard let first = given.first(where: { $0.kind != spec.kind }) else {
+      if let badBuffers { throw badBuffers }
+      return
+    }
     let names = given.filter { $0.kind == first.kind }.map(\.name)
     let list =
       names.count == 1
