@@ -39,6 +39,24 @@ package enum BenchmarkRegistry {
     RenderBenchmark.self,
     WaterBenchmark.self,
   ]
+
+  /// The groups' names, in order (`--only` takes one).
+  package static var names: [String] { all.map { $0.name } }
+
+  /// Runs every group, or the one named.
+  ///
+  /// - Parameters:
+  ///   - only: A group's name, or `nil` for all.
+  ///   - quick: A fast smoke run.
+  ///   - progress: Called with a short label before each timed part.
+  /// - Returns: The figures, or `nil` when no group has that name.
+  package static func run(only: String?, quick: Bool, progress: (String) -> Void)
+    -> [BenchmarkFigure]?
+  {
+    let groups = all.filter { only == nil || $0.name == only }
+    guard !groups.isEmpty else { return nil }
+    return groups.flatMap { $0.run(quick: quick, progress: progress) }
+  }
 }
 
 /// Times a closure: returns seconds per call for each repetition.

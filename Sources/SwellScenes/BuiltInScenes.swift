@@ -32,6 +32,28 @@ public enum BuiltInScenes {
     files.first { $0.name == name }?.file(options)
   }
 
+  /// A built-in scene written as a scene file (JSON ending in a line break), laid out for the
+  /// options' canvas: a starting point for one's own scenes.
+  ///
+  /// - Parameters:
+  ///   - name: A name of ``fileNames``.
+  ///   - options: The canvas (size, scale, orientation).
+  /// - Returns: The file's bytes.
+  /// - Throws: ``SceneLoadError`` (`isUnknownName`) for a name with no scene file.
+  public static func fileData(_ name: String, options: SceneOptions = SceneOptions()) throws
+    -> Data
+  {
+    guard let file = file(name, options: options) else {
+      throw SceneLoadError(
+        isUnknownName: true,
+        message: "unknown scene '\(UntrustedText.clipped(name))' (with a scene file: "
+          + fileNames.joined(separator: ", ") + ")")
+    }
+    var data = try file.encoded()
+    data.append(UInt8(ascii: "\n"))
+    return data
+  }
+
   /// The names of the built-in scenes that are defined as scene files.
   public static var fileNames: [String] { files.map(\.name) }
 

@@ -88,7 +88,8 @@ func toolMessage(_ error: any Error) -> String {
 ///
 /// - Parameter error: The error.
 /// - Returns: True for a script that does not parse or asks for too many samples, an unknown
-///   scene name, a recording given as the scene, a malformed live source word or setting.
+///   scene name, a recording given as the scene, a malformed canvas size or live source word or
+///   setting.
 func isUsageMistake(_ error: any Error) -> Bool {
   switch error {
   case let e as SceneMotionError:
@@ -97,6 +98,7 @@ func isUsageMistake(_ error: any Error) -> Bool {
     default: return false
     }
   case let e as SceneLoadError: return e.isUnknownName || e.recording != nil
+  case is SceneSizeError: return true
   case let e as LiveSourceError: return e.isUsage
   default: return false
   }

@@ -7,9 +7,14 @@ import SwellVersion
 
 /// The `swell` command-line tool's entry point, a thin layer over the library.
 public enum SwellTool: ToolDefinition {
-  /// Every subcommand, in the order `swell --help` lists them.
+  /// Every subcommand, in the order `swell --help` lists them: the tool's own, then the built-in
+  /// `version`, `completion` and `manpage`. Add a command's type here when its file lands.
   public static let commands: [any ToolCommand.Type] =
-    registeredCommands + BuiltInCommands.all(for: SwellTool.self)
+    [
+      DemoCommand.self, RenderCommand.self, LiveCommand.self, TraceCommand.self,
+      SceneCommand.self, FuseCommand.self, EvaluateCommand.self, SensorsCommand.self,
+      RecordCommand.self, BenchCommand.self,
+    ] + BuiltInCommands.all(for: SwellTool.self)
 
   /// The package's version number, `MAJOR.MINOR.PATCH` (set in one place: `SwellVersion`).
   public static let version = SwellVersion.number

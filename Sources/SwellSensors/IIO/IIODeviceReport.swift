@@ -40,6 +40,30 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
       .joined()
   }
 
+  /// Finds and describes the motion sensors under a sysfs root (what `IIOSysfs.devices()`
+  /// finds: devices with accelerometer, gyroscope or magnetometer channels).
+  ///
+  /// - Parameters:
+  ///   - root: The sysfs folder of the `iio:deviceN` entries (normally `IIOSysfs.defaultRoot`).
+  ///   - devRoot: The folder of the `iio:deviceN` character devices (normally `/dev`).
+  /// - Throws: ``IIOError`` when the root cannot be read or holds no motion sensor (the message
+  ///   starts "no motion sensors: " and says why).
+  public init(scanning root: String, devRoot: String = "/dev") throws(IIOError) {
+    let sysfs = IIOSysfs(root: root)
+    let devices: [IIODevice]
+    do {
+      devices = try sysfs.devices()
+    } catch {
+      throw IIOError("no motion sensors: \(error.message)", path: error.path, code: error.code)
+    }
+    guard !devices.isEmpty else {
+      throw IIOError(
+        "no motion sensors: \(root) has no device with accel, anglvel or magn channels",
+        path: root)
+    }
+    self.init(devices: devices, sysfs: sysfs, devRoot: devRoot)
+  }
+
   /// The report text.
   public var description: String { text }
 

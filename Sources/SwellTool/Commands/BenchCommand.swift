@@ -34,25 +34,18 @@ struct BenchCommand: TypedToolCommand {
   /// A benchmark group's name, for `--only`.
   struct BenchmarkName: CaseIterable, Sendable {
     var name: String
-    static var allCases: [BenchmarkName] {
-      BenchmarkRegistry.all.map { BenchmarkName(name: $0.name) }
-    }
+    static var allCases: [BenchmarkName] { BenchmarkRegistry.names.map(BenchmarkName.init) }
   }
 
   static func run(_ options: Options, console: Console) throws -> Int32 {
-    let (json, quick, only) = (options.json, options.quick, options.only)
-    let groups = BenchmarkRegistry.all.filter { only == nil || $0.name == only }
-    guard !groups.isEmpty else {
-      throw UsageError("unknown benchmark '\(only ?? "")'")
-    }
-    var figures: [BenchmarkFigure] = []
-    for g in groups {
-      figures += g.run(quick: quick) { label in
-        if console.isInteractive { console.err("\r\u{1B}[K\(label)...") }
-      }
-    }
+    guard
+      let figures = BenchmarkRegistry.run(
+        only: options.only, quick: options.quick,
+        progress: { if console.isInteractive { console.err("\r\u{1B}[K\($0)...") } })
+    else { throw UsageError("unknown benchmark '\(options.only ?? "")'") }
     if console.isInteractive { console.err("\r\u{1B}[K") }
-    console.out(json ? BenchmarkFigure.jsonText(figures) : BenchmarkFigure.tableText(figures))
+    console.out(
+      options.json ? BenchmarkFigure.jsonText(figures) : BenchmarkFigure.tableText(figures))
     return 0
   }
 }

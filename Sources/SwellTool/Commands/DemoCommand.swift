@@ -77,13 +77,19 @@ struct DemoCommand: TypedToolCommand {
     if live {
       if sizeSpec == nil { options.scale = 1 }
       let scene = try SceneLoader.load("waterwave", options: options)
+      // The same view as `swell live` (renderer, HUD, keys, statistics); the recording loops.
+      var session = LiveSession(
+        scene: scene, motion: try motion(loops: true), title: "swell demo: waterwave")
+      session.terminal = terminal
+      session.options.framesPerSecondCap = terminal ? min(fps, 30) : fps
+      session.options.screenshotStem = "swell-demo"
+      session.onMessage = { console.err("swell demo: \($0)\n") }
+      session.onMotionMessage = session.onMessage
       do {
-        try runLive(
-          scene: scene, motion: motion(loops: true), fps: terminal ? min(fps, 30) : fps,
-          terminal: terminal, console: console)
+        _ = try session.run()
         return 0
       } catch let e as LiveWindowError {
-        guard !forceLive && !terminal else { throw ToolError(e.toolMessage) }
+        guard !forceLive && !terminal else { throw e }
         console.err(
           "swell demo: no live window (\(e.toolMessage)); rendering \(output) instead\n")
         if sizeSpec == nil { options.scale = nil }
@@ -98,19 +104,5 @@ struct DemoCommand: TypedToolCommand {
     let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
     console.out("\(report.summary)\nswell demo: the video is at \(absolute)\n")
     return 0
-  }
-
-  /// Shows the scene in a window through `swell live`'s path (same renderer, HUD, keys and
-  /// statistics), the recording replayed at recorded speed from the start again when it ends.
-  static func runLive(
-    scene: any Scene, motion: any SceneMotionFeed, fps: Double, terminal: Bool, console: Console
-  ) throws {
-    var session = LiveSession(scene: scene, motion: motion, title: "swell demo: waterwave")
-    session.terminal = terminal
-    session.options.framesPerSecondCap = fps
-    session.options.screenshotStem = "swell-demo"
-    session.onMessage = { console.err("swell demo: \($0)\n") }
-    session.onMotionMessage = { console.err("swell demo: \($0)\n") }
-    _ = try session.run()
   }
 }

@@ -14,7 +14,7 @@ struct LiveCommand: TypedToolCommand {
   static let about = CommandAbout(
     "live", summary: "show a scene live in a window or the terminal, driven by motion",
     discussion: """
-      Shows a scene (built-in: \(SharedOptions.sceneNames); or a scene file, docs/scenes.md) \
+      Shows a scene (built-in: \(SceneOptionGroup.sceneNames); or a scene file, docs/scenes.md) \
       live in an SDL window paced at the display's refresh rate, or in the terminal with \
       --terminal. Frames are drawn by the same renderer as `swell render`.
       """,
@@ -100,7 +100,7 @@ struct LiveCommand: TypedToolCommand {
 
     func validate() throws(UsageError) {
       guard sceneName != nil else {
-        throw UsageError("missing SCENE (one of: \(SharedOptions.sceneNames))")
+        throw UsageError("missing SCENE (one of: \(SceneOptionGroup.sceneNames))")
       }
       if renderer != nil && terminal {
         throw UsageError("--renderer applies to a window, not --terminal")
@@ -111,17 +111,7 @@ struct LiveCommand: TypedToolCommand {
           "the live sensor options and --reference-frame apply to --motion iio, udp:PORT or "
             + "phone:URL")
       }
-      if sensor {
-        do {
-          try sensors.check(for: LiveSourceSpec(parsing: motion))
-        } catch let e as LiveSourceError {
-          throw UsageError(e.message)
-        } catch let e as UsageError {
-          throw e
-        } catch {
-          throw UsageError("\(error)")
-        }
-      }
+      if sensor { _ = try sensors.spec(motion) }
       let isRecording = !sensor && motion != "keyboard" && motion != "mouse"
       if loop && !isRecording {
         throw UsageError("--loop applies to a recording or script:TEXT motion")

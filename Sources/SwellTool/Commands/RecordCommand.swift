@@ -61,13 +61,7 @@ struct RecordCommand: TypedToolCommand {
         throw UsageError(
           "unknown SOURCE '\(source)'; expected iio, iio:NAME, udp:PORT or phone:URL")
       }
-      let spec: LiveSourceSpec
-      do {
-        spec = try LiveSourceSpec(parsing: source)
-      } catch {
-        throw UsageError(error.message)
-      }
-      try sensors.check(for: spec)
+      _ = try sensors.spec(source)
     }
   }
 

@@ -13,7 +13,7 @@ struct RenderCommand: TypedToolCommand {
   static let about = CommandAbout(
     "render", summary: "render a scene under motion to PNG/SVG/PDF frames or MP4/GIF/WebP video",
     discussion: """
-      Renders SCENE (built-in: \(SharedOptions.sceneNames)) or a scene file (docs/scenes.md) \
+      Renders SCENE (built-in: \(SceneOptionGroup.sceneNames)) or a scene file (docs/scenes.md) \
       under device motion, with an offline display link: frame 0 at the first motion timestamp, \
       then one frame every 1/fps seconds.
       """,

@@ -67,22 +67,9 @@ struct SceneCommand: TypedToolCommand {
     case "print":
       var options = SceneOptions()
       if let sizeSpec = o.size {
-        do {
-          try options.setSize(sizeSpec, maximumPixels: ImageSurface.maximumDimension)
-        } catch {
-          throw UsageError(error.toolMessage)
-        }
+        try options.setSize(sizeSpec, maximumPixels: ImageSurface.maximumDimension)
       }
-      guard let file = BuiltInScenes.file(target, options: options) else {
-        let known = BuiltInScenes.fileNames.joined(separator: ", ")
-        if BuiltInScenes.names.contains(target) {
-          throw ToolError(
-            "'\(target)' is built in code and has no scene file yet (with one: \(known))")
-        }
-        throw UsageError("unknown scene '\(target)' (with a scene file: \(known))")
-      }
-      var data = try file.encoded()
-      data.append(UInt8(ascii: "\n"))
+      let data = try BuiltInScenes.fileData(target, options: options)
       if let output {
         try AtomicWrite.write(data, to: URL(fileURLWithPath: output))
       } else {

@@ -26,19 +26,7 @@ struct SensorsCommand: TypedToolCommand {
   }
 
   static func run(_ options: Options, console: Console) throws -> Int32 {
-    let (root, devRoot) = (options.sysfsRoot, options.devRoot)
-    let devices: [IIODevice]
-    do {
-      devices = try IIOSysfs(root: root).devices()
-    } catch {
-      throw ToolError("no motion sensors: \(error.message)")
-    }
-    guard !devices.isEmpty else {
-      throw ToolError(
-        "no motion sensors: \(root) has no device with accel, anglvel or magn channels")
-    }
-    console.out(
-      IIODeviceReport(devices: devices, sysfs: IIOSysfs(root: root), devRoot: devRoot).text)
+    console.out(try IIODeviceReport(scanning: options.sysfsRoot, devRoot: options.devRoot).text)
     return 0
   }
 }

@@ -11,7 +11,7 @@ struct TraceCommand: TypedToolCommand {
   static let about = CommandAbout(
     "trace", summary: "per-frame presentation values (wave tilt, amplitude, phase) as CSV or JSON",
     discussion: """
-      Plays SCENE (built-in: \(SharedOptions.sceneNames)) or a scene file (docs/scenes.md; its \
+      Plays SCENE (built-in: \(SceneOptionGroup.sceneNames)) or a scene file (docs/scenes.md; its \
       "trace" field picks the columns) under device motion with an offline display link and \
       writes one row per frame: the frame's target time, then the traced presentation values \
       (angles in radians in (-pi, pi], lengths in points; docs/formats.md). Frame 0 is at the \

@@ -10,6 +10,8 @@ import SwellWaves
 /// every scene command.
 struct SceneOptionGroup: ParsableOptionGroup {
   static let title = "Scene options"
+  /// The built-in scene names, for help texts.
+  static var sceneNames: String { BuiltInScenes.names.joined(separator: ", ") }
 
   /// The library's scene options, from the command line.
   var scene = SceneOptions()
@@ -192,13 +194,12 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       "\(list) appl\(names.count == 1 ? "ies" : "y") to \(target[first.kind.rawValue] ?? "")")
   }
 
-  /// Parses and opens a source with these options.
+  /// Parses a source word and checks that these options apply to it.
   ///
   /// - Parameter word: `iio[:NAME]`, `udp:PORT` or `phone:URL`.
-  /// - Returns: The source.
-  /// - Throws: ``UsageError`` for a malformed word or options that do not apply;
-  ///   `LiveSourceError` when the source cannot be opened.
-  func open(_ word: String) throws -> any MotionSource {
+  /// - Returns: The source's spec.
+  /// - Throws: ``UsageError`` for a malformed word or options that do not apply.
+  func spec(_ word: String) throws(UsageError) -> LiveSourceSpec {
     let spec: LiveSourceSpec
     do {
       spec = try LiveSourceSpec(parsing: word)
@@ -206,8 +207,16 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       throw UsageError(error.message)
     }
     try check(for: spec)
-    return try spec.open(settings)
+    return spec
   }
+
+  /// Parses and opens a source with these options.
+  ///
+  /// - Parameter word: `iio[:NAME]`, `udp:PORT` or `phone:URL`.
+  /// - Returns: The source.
+  /// - Throws: ``UsageError`` for a malformed word or options that do not apply;
+  ///   `LiveSourceError` when the source cannot be opened.
+  func open(_ word: String) throws -> any MotionSource { try spec(word).open(settings) }
 }
 
 extension AttitudeReferenceFrame {
