@@ -198,3 +198,46 @@ public final class MotionRecorder: Sendable {
     limit.cancel()
   }
 }
+
+extension MotionRecorder {
+  /// A recording that kept nothing, or whose source failed after some samples: one line.
+  public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The one-line reason.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+  }
+}
+
+extension MotionRecorder.Result {
+  /// Keeps what was recorded: commits the writer (renaming its file into place) when any
+  /// sample was recorded, and describes the recording.
+  ///
+  /// - Parameters:
+  ///   - writer: The writer the recording went to.
+  ///   - output: The output's name, for the messages.
+  ///   - sourceName: The source's name, for the messages.
+  ///   - duration: The longest the recording could run, seconds, for the message when nothing
+  ///     came.
+  /// - Returns: `N samples (9D) from NAME over S s` (the span to milliseconds; 6D when any
+  ///   sample lacked a magnetometer reading).
+  /// - Throws: ``MotionRecorder/Failure`` when nothing was recorded (nothing is written: the
+  ///   source's failure, or no sample within `duration`) or when the source failed after some
+  ///   samples (they are kept, and the message names `output`); the writer's `RecordingError`
+  ///   when the file cannot be committed.
+  public func keep(
+    in writer: RawIMUCSV.StreamWriter, output: String, sourceName: String, duration: Double
+  ) throws -> String {
+    guard count > 0 else {
+      throw MotionRecorder.Failure(
+        message: failure ?? "no samples from \(sourceName) within \(duration) s; nothing written")
+    }
+    try writer.commit()
+    if let failure {
+      throw MotionRecorder.Failure(
+        message: "\(failure); kept the \(count) samples recorded before: \(output)")
+    }
+    return "\(count) samples (\(allMagnetic ? "9D" : "6D")) from \(sourceName) over "
+      + "\(String(format: "%.3f", span)) s"
+  }
+}

@@ -98,26 +98,17 @@ struct RecordCommand: TypedToolCommand {
       },
       sourceErrors: { console.err("swell record: \(UntrustedText.clipped($0, limit: 200))\n") })
     if console.isInteractive { console.err("\r\u{1B}[K") }
-    if let failure = result.failure, result.count == 0 { throw ToolError(failure) }
     if let summary = LiveSourceSpec.skippedSummary(of: source) {
       console.err("swell record: \(summary)\n")
     }
-    guard result.count > 0 else {
-      throw ToolError("no samples from \(source.name) within \(duration) s; nothing written")
-    }
-    try writer.commit()
-    if let failure = result.failure {
-      throw ToolError("\(failure); kept the \(result.count) samples recorded before: \(output)")
-    }
-    let kind = result.allMagnetic ? "9D" : "6D"
+    let text = try result.keep(
+      in: writer, output: output, sourceName: source.name, duration: duration)
     let stopped =
       result.ending != .stopped
-      ? nil
+      ? ""
       : signal.load(ordering: .acquiring) == SIGINT
         ? " (stopped by Ctrl-C)" : " (stopped by SIGTERM)"
-    console.out(
-      "recorded \(result.count) samples (\(kind)) from \(source.name) over "
-        + "\(String(format: "%.3f", result.span)) s\(stopped ?? ""): \(output)\n")
+    console.out("recorded \(text)\(stopped): \(output)\n")
     return 0
   }
 }
