@@ -154,3 +154,62 @@ struct MotionRecorderTests {
     #expect(try RawIMUCSV.read(from: url).count == r.count)
   }
 }
+
+@Suite("MotionRecorder.Result.keep: what a recording leaves behind")
+struct MotionRecorderKeepTests {
+  /// A writer holding `count` samples, and where it writes.
+  private func writer(_ count: Int, in folder: URL) throws -> (RawIMUCSV.StreamWriter, URL) {
+    let url = folder.appendingPathComponent("raw.csv")
+    let w = try RawIMUCSV.StreamWriter(url: url)
+    for s in samples(count, from: 0, magnetometer: true) { try w.append(s) }
+    return (w, url)
+  }
+
+  @Test("samples and no failure: the file is renamed into place and the summary names them")
+  func kept() throws {
+    let folder = try scratchFolder("keep")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (w, url) = try writer(5, in: folder)
+    #expect(!FileManager.default.fileExists(atPath: url.path))
+    var r = MotionRecorder.Result()
+    (r.count, r.span, r.allMagnetic) = (5, 0.04, true)
+    let text = try r.keep(in: w, output: "raw.csv", sourceName: "held", duration: 9)
+    #expect(text == "5 samples (9D) from held over 0.040 s")
+    #expect(try RawIMUCSV.read(from: url).count == 5)
+    r.allMagnetic = false
+    let (w2, _) = try writer(5, in: folder)
+    #expect(try r.keep(in: w2, output: "x", sourceName: "s", duration: 1).contains("(6D)"))
+  }
+
+  @Test(
+    "nothing recorded: nothing is written, and the message is the source's failure or the wait",
+    arguments: [
+      (String?.none, "no samples from held within 2.5 s; nothing written"),
+      ("udp: port 5555 is in use", "udp: port 5555 is in use"),
+    ])
+  func nothing(failure: String?, message: String) throws {
+    let folder = try scratchFolder("keep")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (w, url) = try writer(0, in: folder)
+    var r = MotionRecorder.Result()
+    r.failure = failure
+    #expect(throws: MotionRecorder.Failure(message: message)) {
+      try r.keep(in: w, output: "raw.csv", sourceName: "held", duration: 2.5)
+    }
+    #expect(!FileManager.default.fileExists(atPath: url.path))
+  }
+
+  @Test("a source that failed after some samples: they are kept, and the error names the file")
+  func failedAfterSamples() throws {
+    let folder = try scratchFolder("keep")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (w, url) = try writer(3, in: folder)
+    var r = MotionRecorder.Result()
+    (r.count, r.failure) = (3, "the device went away")
+    #expect(
+      throws: MotionRecorder.Failure(
+        message: "the device went away; kept the 3 samples recorded before: raw.csv")
+    ) { try r.keep(in: w, output: "raw.csv", sourceName: "held", duration: 2.5) }
+    #expect(try RawIMUCSV.read(from: url).count == 3)
+  }
+}

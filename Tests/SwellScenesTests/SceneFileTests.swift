@@ -259,3 +259,30 @@ struct SVGPathDataTests {
     #expect(throws: SVGPathDataError.self) { try SVGPathData.parse("M 1") }
   }
 }
+
+@Suite("BuiltInScenes.fileData: a built-in scene as the bytes of a scene file")
+struct BuiltInSceneFileDataTests {
+  @Test("every scene with a file prints JSON that decodes to the same file, ending in a newline")
+  func roundTrip() throws {
+    for name in BuiltInScenes.fileNames {
+      var options = SceneOptions()
+      try options.setSize("200x300@2", maximumPixels: 10_000)
+      let data = try BuiltInScenes.fileData(name, options: options)
+      #expect(data.last == UInt8(ascii: "\n"), "\(name)")
+      let file = try #require(BuiltInScenes.file(name, options: options))
+      #expect(try JSONDecoder().decode(SceneFile.self, from: data) == file, "\(name)")
+    }
+  }
+
+  @Test("an unknown name is an unknown-name error listing the scenes that have files")
+  func unknown() {
+    #expect {
+      try BuiltInScenes.fileData("wave")
+    } throws: { error in
+      guard let e = error as? SceneLoadError else { return false }
+      return e.isUnknownName
+        && e.message == "unknown scene 'wave' (with a scene file: "
+          + BuiltInScenes.fileNames.joined(separator: ", ") + ")"
+    }
+  }
+}

@@ -116,3 +116,31 @@ struct IIODeviceReportTests {
         "in_accel_y    accel  index 1  le:s8/8>>0    scale 0.152983  offset 0  (no _raw file)\n"))
   }
 }
+
+@Suite("IIODeviceReport(scanning:): the report of a sysfs root, or why there is none")
+struct IIODeviceScanTests {
+  @Test("a root with a motion sensor gives the same report as describing its devices")
+  func scanned() throws {
+    let tree = try FakeIIOTree()
+    try tree.addMPU9250(magnetometerMatrix: "0, 1, 0; 1, 0, 0; 0, 0, -1")
+    #expect(try IIODeviceReport(scanning: tree.sysfs, devRoot: tree.dev).text == report(tree))
+  }
+
+  @Test("an empty root and a missing root each fail in one line starting 'no motion sensors: '")
+  func none() throws {
+    let tree = try FakeIIOTree()
+    #expect(
+      throws: IIOError(
+        "no motion sensors: \(tree.sysfs) has no device with accel, anglvel or magn channels",
+        path: tree.sysfs)
+    ) { try IIODeviceReport(scanning: tree.sysfs, devRoot: tree.dev) }
+    let missing = tree.sysfs + "/absent"
+    do {
+      _ = try IIODeviceReport(scanning: missing)
+      Issue.record("a missing root gave a report")
+    } catch {
+      #expect(error.message.hasPrefix("no motion sensors: "))
+      #expect(error.message.contains(missing))
+    }
+  }
+}

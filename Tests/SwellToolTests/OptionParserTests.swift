@@ -312,3 +312,23 @@ struct TypedCommandTests {
     )
   }
 }
+
+@Suite("Library mistakes that come from the command line exit 64, in every command")
+struct LibraryUsageMistakeTests {
+  @Test(
+    "a bad script, an unknown scene, a recording as the scene, a bad size, a malformed source",
+    arguments: [
+      (["render", "waterwave", "--script", "bogus", "-o", "x.png"], "--script: unknown"),
+      (["live", "waterwave", "--motion", "script:bogus", "--terminal"], "--script: unknown"),
+      (["trace", "nosuchscene"], "nosuchscene"),
+      (["scene", "print", "nosuchscene"], "unknown scene 'nosuchscene'"),
+      (["scene", "print", "waterwave", "--size", "0x5"], "--size"),
+      (["record", "udp:99999", "-o", "x.csv", "--duration", "1"], "99999"),
+    ])
+  func usage(arguments: [String], fragment: String) throws {
+    let r = try runSwell(arguments)
+    #expect(r.status == 64, "\(r.err)")
+    #expect(r.err.contains(fragment), "\(r.err)")
+    #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
+  }
+}

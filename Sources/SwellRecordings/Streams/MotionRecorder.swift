@@ -204,6 +204,12 @@ extension MotionRecorder {
   public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The one-line reason.
     public var message: String
+
+    /// Creates a failure.
+    ///
+    /// - Parameter message: The one-line reason.
+    public init(message: String) { self.message = message }
+
     /// The message.
     public var description: String { message }
   }
