@@ -241,6 +241,15 @@ public struct OptionParser {
     return g
   }
 
+  /// The long names of the options of the group being read that were given so far, in the
+  /// order they were declared (empty in the declaring pass): a group that applies its options
+  /// to several things uses it to say which were given.
+  public var givenInGroup: [String] {
+    guard case .parsing(let a) = mode else { return [] }
+    return groups[currentGroup].options.filter { !(a.values(of: $0) ?? []).isEmpty }
+      .map(\.displayName)
+  }
+
   /// Declares the options that follow under a heading of the command's own (until the next
   /// heading; `nil` goes back to the command's untitled options).
   ///

@@ -109,68 +109,54 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
   init() {}
 
   init(_ p: inout OptionParser) throws(UsageError) {
-    var given: [(String, LiveSourceSpec.Kind)] = []
-    if let v = p.option(
-      "--sysfs-root", value: "DIR", kind: .directory, defaultText: IIOSysfs.defaultRoot,
-      help: "IIO: the sysfs folder of the iio:deviceN entries")
-    {
-      (settings.iio.sysfsRoot, given) = (v, given + [("--sysfs-root", .iio)])
-    }
-    if let v = p.option(
-      "--dev-root", value: "DIR", kind: .directory, defaultText: "/dev",
-      help: "IIO: the folder of the iio:deviceN character devices")
-    {
-      (settings.iio.devRoot, given) = (v, given + [("--dev-root", .iio)])
-    }
-    if let v = try p.option(
-      "--mode", value: "MODE", as: IIOModeName.self,
-      aliases: ["automatic": .auto, "poll": .polled], defaultText: "auto",
-      help: "IIO: how devices are read; auto: buffered, else polled")
-    {
-      (settings.iio.mode, given) = (v.mode, given + [("--mode", .iio)])
-    }
-    if let v = try p.option(
-      "--rate", value: "HZ", in: .positive,
-      help: "IIO: set the sampling frequency (and poll at it)")
-    {
-      (settings.iio.samplingFrequency, settings.iio.pollingRate) = (v, v)
-      given.append(("--rate", .iio))
-    }
-    if let v = p.option(
-      "--listen", value: "ADDR", defaultText: "127.0.0.1",
-      help: "UDP: the IPv4 address to listen on (0.0.0.0 for a phone on the network)")
-    {
-      (settings.udpAddress, given) = (v, given + [("--listen", .udp)])
-    }
-    if let v = try p.option(
-      "--format", value: "FORMAT", as: PhoneStreamFormat.self,
-      named: { $0 == .automatic ? "auto" : $0.rawValue }, aliases: ["automatic": .automatic],
-      defaultText: "auto", help: "UDP: the line format")
-    {
-      (settings.udpFormat, given) = (v, given + [("--format", .udp)])
-    }
-    if let v = p.option(
+    settings.iio.sysfsRoot =
+      p.option(
+        "--sysfs-root", value: "DIR", kind: .directory, defaultText: IIOSysfs.defaultRoot,
+        help: "IIO: the sysfs folder of the iio:deviceN entries") ?? settings.iio.sysfsRoot
+    settings.iio.devRoot =
+      p.option(
+        "--dev-root", value: "DIR", kind: .directory, defaultText: "/dev",
+        help: "IIO: the folder of the iio:deviceN character devices") ?? settings.iio.devRoot
+    settings.iio.mode =
+      try p.option(
+        "--mode", value: "MODE", as: IIOModeName.self,
+        aliases: ["automatic": .auto, "poll": .polled], defaultText: "auto",
+        help: "IIO: how devices are read; auto: buffered, else polled")?.mode ?? settings.iio.mode
+    settings.iio.samplingFrequency = try p.option(
+      "--rate", value: "HZ", in: .positive, help: "IIO: set the sampling frequency (and poll at it)"
+    )
+    settings.iio.pollingRate = settings.iio.samplingFrequency
+    settings.udpAddress =
+      p.option(
+        "--listen", value: "ADDR", defaultText: "127.0.0.1",
+        help: "UDP: the IPv4 address to listen on (0.0.0.0 for a phone on the network)")
+      ?? settings.udpAddress
+    settings.udpFormat =
+      try p.option(
+        "--format", value: "FORMAT", as: PhoneStreamFormat.self,
+        named: { $0 == .automatic ? "auto" : $0.rawValue }, aliases: ["automatic": .automatic],
+        defaultText: "auto", help: "UDP: the line format") ?? settings.udpFormat
+    let buffers = p.option(
       "--buffers", value: "SPEC",
       defaultText: "accX,accY,accZ,acc_time;gyrX,gyrY,gyrZ,gyr_time;magX,magY,magZ,mag_time",
       help:
         "phyphox: buffer names X,Y,Z,TIME;X,Y,Z,TIME[;X,Y,Z,TIME] for accelerometer; "
         + "gyroscope[; magnetometer or none]")
-    {
-      do {
-        settings.phyphoxBuffers = try PhyphoxBufferNames(parsing: v)
-      } catch {
-        // Said after the check that the option applies to the source (``check(for:)``).
-        badBuffers = UsageError(error.message)
-      }
-      given.append(("--buffers", .phone))
+    do {
+      settings.phyphoxBuffers = try buffers.map(PhyphoxBufferNames.init) ?? settings.phyphoxBuffers
+    } catch {
+      badBuffers = UsageError(error.message)  // said once the option is known to apply
     }
-    if let v = try p.option(
-      "--poll-interval", value: "S", in: .positive, defaultText: "0.05",
-      help: "phyphox: seconds between polls")
-    {
-      (settings.phyphoxPollInterval, given) = (v, given + [("--poll-interval", .phone)])
-    }
-    self.given = given
+    settings.phyphoxPollInterval =
+      try p.option(
+        "--poll-interval", value: "S", in: .positive, defaultText: "0.05",
+        help: "phyphox: seconds between polls") ?? settings.phyphoxPollInterval
+    // The help says which source each applies to: "IIO: ...", "UDP: ...", "phyphox: ...".
+    let kinds: [String: LiveSourceSpec.Kind] = [
+      "--sysfs-root": .iio, "--dev-root": .iio, "--mode": .iio, "--rate": .iio,
+      "--listen": .udp, "--format": .udp, "--buffers": .phone, "--poll-interval": .phone,
+    ]
+    given = p.givenInGroup.compactMap { name in kinds[name].map { (name, $0) } }
   }
 
   /// Whether any of these options was given.
