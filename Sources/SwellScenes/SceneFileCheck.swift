@@ -13,7 +13,16 @@ public struct SceneFileCheck {
   /// - Parameter url: The scene file.
   /// - Throws: ``SceneFileError`` for a file that is not a valid scene.
   public init(contentsOf url: URL) throws {
-    scene = try FileScene(contentsOf: url)
+    self.init(scene: try FileScene(contentsOf: url), contentsOf: url)
+  }
+
+  /// Checks a scene already read from a file for keys the format does not know.
+  ///
+  /// - Parameters:
+  ///   - scene: The scene read from `url`.
+  ///   - url: Its file (read again for its keys; an unreadable file has none).
+  public init(scene: FileScene, contentsOf url: URL) {
+    self.scene = scene
     let data = (try? Data(contentsOf: url)) ?? Data()
     unknownKeys = SceneFile.unknownKeys(in: data, decoded: scene.file)
   }

@@ -33,12 +33,10 @@ struct LiveCommand: TypedToolCommand {
     var loop: Bool
     var terminal: Bool
     var renderer: LiveWindow.Presenter?
-    var fps: Double?
-    var frames: Int?
+    /// The loop's frame cap, frame limit, screenshot time and HUD, read straight from the options.
+    var loopOptions = LiveLoopOptions()
     var stats: Bool
-    var screenshotAt: Double?
     var screenshot: String?
-    var hud: Bool
     var traceOut: String?
     var sensors: LiveSensorOptionGroup
     var referenceFrame: AttitudeReferenceFrame?
@@ -64,15 +62,17 @@ struct LiveCommand: TypedToolCommand {
           how frames reach the window: auto: OpenGL on a GPU, the window's own surface when \
           OpenGL is a software rasterizer (Xvfb, a VM); opengl; software
           """)
-      fps = try p.option(
-        "--fps", in: .positive, defaultText: "the display's refresh rate; 30 in a terminal",
-        help: "frame-rate cap")
-      frames = try p.option("--frames", in: 1...Int(Int32.max), help: "quit after N frames")
+      loopOptions.framesPerSecondCap =
+        try p.option(
+          "--fps", in: .positive, defaultText: "the display's refresh rate; 30 in a terminal",
+          help: "frame-rate cap") ?? (terminal ? 30 : nil)
+      loopOptions.frameLimit = try p.option(
+        "--frames", in: 1...Int(Int32.max), help: "quit after N frames")
       stats = p.flag(
         "--stats",
         help:
           "print the frame statistics as one JSON line, last on standard output (docs/formats.md)")
-      screenshotAt = try p.option(
+      loopOptions.screenshotAt = try p.option(
         "--screenshot-at", value: "T", in: 0...1e9,
         help:
           "save a PNG of the frame at T seconds after the first frame (the pixels of "
@@ -80,7 +80,7 @@ struct LiveCommand: TypedToolCommand {
       screenshot = p.option(
         "--screenshot", value: "PATH", kind: .file, defaultText: "swell-live-SCENE-T.png",
         help: "where --screenshot-at writes")
-      hud = p.flag(
+      loopOptions.showHUD = p.flag(
         "--hud", help: "start with the HUD shown (fps, frame time, motion, viewer offset)")
       traceOut = p.option(
         "--trace-out", value: "FILE", kind: .file,
@@ -129,15 +129,12 @@ struct LiveCommand: TypedToolCommand {
     session.terminal = o.terminal
     session.presenter = o.renderer ?? .automatic
     session.traceOut = o.traceOut
-    session.options.framesPerSecondCap = o.fps ?? (o.terminal ? 30 : nil)
-    session.options.frameLimit = o.frames
-    session.options.screenshotAt = o.screenshotAt
-    if let screenshotAt = o.screenshotAt {
+    session.options = o.loopOptions
+    if let screenshotAt = o.loopOptions.screenshotAt {
       session.options.screenshotPath =
         o.screenshot ?? "swell-live-\(scene.name)-\(displayNumber(screenshotAt)).png"
     }
     session.options.screenshotStem = "swell-live-\(scene.name)"
-    session.options.showHUD = o.hud
     session.onMessage = { console.out($0 + "\n") }
     session.onMotionMessage = { console.err("swell live: \($0)\n") }
     let statistics = try session.run()

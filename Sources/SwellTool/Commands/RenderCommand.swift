@@ -132,21 +132,16 @@ enum SceneLoader {
   /// - Throws: `SceneLoadError` (an unknown name is a usage mistake) or `SceneFileError`.
   static func load(_ name: String, options: SceneOptions) throws -> any Scene {
     let scene = try BuiltInScenes.load(name, options: options)
-    if let file = scene as? FileScene { warnAboutUnknownKeys(in: file, path: name) }
+    // Keys of a scene file that Swell does not know (a misspelt optional key is otherwise
+    // ignored) are warned about; `swell scene check --strict` makes them errors.
+    if let file = scene as? FileScene,
+      let text = SceneFileCheck(scene: file, contentsOf: URL(fileURLWithPath: name))
+        .unknownKeysText(name: UntrustedText.clipped(name))
+    {
+      let line = "swell: warning: \(text); ignored (see 'swell scene check')"
+      FileHandle.standardError.write(Data(UntrustedText.escaped(line).utf8 + [10]))
+    }
     return scene
-  }
-
-  /// Warns on standard error about keys of a scene file that Swell does not know (a misspelt
-  /// optional key is otherwise ignored); `swell scene check --strict` makes them errors.
-  static func warnAboutUnknownKeys(in scene: FileScene, path: String) {
-    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return }
-    let unknown = SceneFile.unknownKeys(in: data, decoded: scene.file)
-    guard !unknown.isEmpty else { return }
-    let list = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
-    let line =
-      "swell: warning: \(UntrustedText.clipped(path)): \(unknown.count) unknown "
-      + "key\(unknown.count == 1 ? "" : "s") ignored: \(list) (see 'swell scene check')\n"
-    FileHandle.standardError.write(Data(UntrustedText.escaped(line.dropLast()).utf8 + [10]))
   }
 
   /// The SCENE word of a command line, which must be there.
