@@ -59,46 +59,30 @@ struct EvaluateCommand: TypedToolCommand {
           + "Sensor Logger export (Gravity.csv, Orientation.csv)")
       json = p.flag("--json", help: "print one JSON object instead of text")
       p.heading("With --broad (text output)")
-      var given: [String] = []
-      func note<T>(_ name: String, _ value: T?) -> T? {
-        if value != nil { given.append(name) }
-        return value
-      }
       let disturbStart = p.flag(
         "--disturb-start",
         help:
           "add a magnet's field, (20, -20, 15) uT in the sensor frame, during each trial's "
           + "first 25 s (the trials rest there)")
-      let disturbFade = try note(
-        "--disturb-fade",
-        p.option(
-          "--disturb-fade", value: "S", in: .positive(atMost: BroadTrial.startDisturbanceSeconds),
-          help: "the same field, fading linearly to zero over the last S s of the 25 s"))
+      let disturbFade = try p.option(
+        "--disturb-fade", value: "S", in: .positive(atMost: BroadTrial.startDisturbanceSeconds),
+        help: "the same field, fading linearly to zero over the last S s of the 25 s")
       if disturbStart || disturbFade != nil {
         experiment.startDisturbanceFade = disturbFade ?? 0
-        if disturbStart { given.append("--disturb-start") }
       }
-      experiment.rate = try note(
-        "--rate",
-        p.option(
-          "--rate", value: "HZ", in: .positive,
-          help: "resample the trials to HZ first (boxcar bins)"
-        ))
-      experiment.trialPrefixes = note(
-        "--trials",
-        p.option(
-          "--trials", value: "LIST",
-          help:
-            "only the trials whose names start with one of LIST (comma separated, e.g. "
-            + "01,06,10), such as a tuning or a hold-out subset"
-        ).map { $0.split(separator: ",").map(String.init) })
-      let inject = note(
-        "--inject",
-        p.option(
-          "--inject", value: "KIND",
-          help:
-            "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
-            + "clean and each of the six, as a summary)"))
+      experiment.rate = try p.option(
+        "--rate", value: "HZ", in: .positive, help: "resample the trials to HZ first (boxcar bins)")
+      experiment.trialPrefixes = p.option(
+        "--trials", value: "LIST",
+        help:
+          "only the trials whose names start with one of LIST (comma separated, e.g. "
+          + "01,06,10), such as a tuning or a hold-out subset"
+      ).map { $0.split(separator: ",").map(String.init) }
+      let inject = p.option(
+        "--inject", value: "KIND",
+        help:
+          "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
+          + "clean and each of the six, as a summary)")
       if let inject, inject != "all" {
         guard let injection = BroadInjection.parse(inject) else {
           throw UsageError("--inject takes taps1-3, vibration1-3 or all, got \(inject)")
@@ -106,22 +90,18 @@ struct EvaluateCommand: TypedToolCommand {
         (experiment.injection, experiment.injectionName) = (injection, inject)
       }
       injectAll = inject == "all"
-      export = note(
-        "--export",
-        p.option(
-          "--export", value: "OUTDIR", kind: .directory,
-          help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating"))
+      export = p.option(
+        "--export", value: "OUTDIR", kind: .directory,
+        help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating")
       experiment.sensitivity = p.flag(
         "--sensitivity", help: "scale each setting by 0.8 and 1.2 and report the spread")
-      if experiment.sensitivity { given.append("--sensitivity") }
-      let assignments = p.repeatedOption(
+      for a in p.repeatedOption(
         "--set", value: "NAME=VALUE",
         help: "change an estimator setting (repeatable; docs/fusion.md lists them)")
-      for a in assignments where !experiment.settings.apply(a) {
+      where !experiment.settings.apply(a) {
         throw UsageError("--set takes NAME=NUMBER with a known setting, got \(a)")
       }
-      if !assignments.isEmpty { given.append("--set") }
-      developerOptions = given
+      developerOptions = p.givenInGroup
       estimate = p.argument("ESTIMATE.csv", kind: .file, isOptional: true)
     }
 
