@@ -106,8 +106,7 @@ struct ManPageCommand<T: ToolDefinition>: TypedToolCommand {
     var output: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
-      output = p.option(
-        "--output", short: "-o", value: "FILE", kind: .file,
+      output = p.output(
         help: "write to FILE (atomically) instead of standard output")
     }
   }

@@ -329,6 +329,31 @@ public struct OptionParser {
     return values(spec)?.values.last
   }
 
+  /// The output option, declared the same way by every command: `-o FILE` or `--output FILE`
+  /// (`--out` is accepted too), completed as a path.
+  ///
+  /// - Parameters:
+  ///   - defaultText: What is written when it is not given, if anything.
+  ///   - help: The help text.
+  /// - Returns: The last value given, or `nil`.
+  public mutating func output(defaultText: String? = nil, help: String) -> String? {
+    option(
+      "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      defaultText: defaultText, help: help)
+  }
+
+  /// The output option with a default file (see ``output(defaultText:help:)``).
+  ///
+  /// - Parameters:
+  ///   - defaultValue: The file written when it is not given (shown in help).
+  ///   - help: The help text.
+  /// - Returns: The last value given, or the default.
+  public mutating func output(default defaultValue: String, help: String) -> String {
+    option(
+      "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      default: defaultValue, help: help)
+  }
+
   /// An option that may be given several times (`--set NAME=VALUE`).
   ///
   /// - Parameters:

@@ -40,8 +40,7 @@ struct DemoCommand: TypedToolCommand {
       live = p.flag("--live", help: "open the live window (fails without a display)")
       terminal = p.flag("--terminal", help: "play in this terminal (true-colour half blocks)")
       file = p.flag("--file", help: "render the video even where a display exists")
-      output = p.option(
-        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      output = p.output(
         default: "swell-demo.mp4", help: "the video (the extension picks the format)")
       duration = try p.option(
         "--duration", value: "S", default: 10, in: .positive, help: "seconds to render")
@@ -100,9 +99,9 @@ struct DemoCommand: TypedToolCommand {
       scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: duration,
       output: output)
     job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
-    let report = try SceneExportRun.run(job, console: console, label: "swell demo")
+    let (report, seconds) = try SceneExportRun.run(job, console: console, label: "swell demo")
     let absolute = URL(fileURLWithPath: output).standardizedFileURL.path
-    console.out("\(report.summary)\nswell demo: the video is at \(absolute)\n")
+    console.out(report.summary(seconds: seconds) + "\nswell demo: the video is at \(absolute)\n")
     return 0
   }
 }

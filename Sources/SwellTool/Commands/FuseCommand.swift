@@ -25,8 +25,7 @@ struct FuseCommand: TypedToolCommand {
     var input: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
-      output = p.option(
-        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      output = p.output(
         help: "the device-motion CSV to write (atomically; - for standard output)")
       let sixD = p.flag(
         "--6d", help: "gyroscope + accelerometer (default unless the frame needs north)")

@@ -99,9 +99,7 @@ struct LiveCommand: TypedToolCommand {
     }
 
     func validate() throws(UsageError) {
-      guard sceneName != nil else {
-        throw UsageError("missing SCENE (one of: \(SceneOptionGroup.sceneNames))")
-      }
+      _ = try SceneLoader.required(sceneName)
       if renderer != nil && terminal {
         throw UsageError("--renderer applies to a window, not --terminal")
       }

@@ -40,8 +40,7 @@ struct RecordCommand: TypedToolCommand {
     var source: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
-      output = p.option(
-        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      output = p.output(
         help: "the CSV to write")
       duration = try p.option(
         "--duration", value: "S", in: .positive, help: "stop after S seconds (wall clock)")

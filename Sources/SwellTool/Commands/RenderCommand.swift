@@ -46,8 +46,7 @@ struct RenderCommand: TypedToolCommand {
     var sceneName: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
-      output = p.option(
-        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      output = p.output(
         defaultText: "SCENE.mp4",
         help:
           "the output; its extension picks the format: .png .svg .pdf .mp4 .gif .webp .apng, "
@@ -116,11 +115,11 @@ struct RenderCommand: TypedToolCommand {
     job.singleTime = o.time
     job.format = o.format
     job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
-    let report = try SceneExportRun.run(job, console: console, label: "swell render")
+    let (report, seconds) = try SceneExportRun.run(job, console: console, label: "swell render")
     // With -o - the frames are standard output: the summary goes to standard error.
     let say = out == "-" ? console.err : console.out
-    say("\(report.summary)\n")
-    if o.timing { say("\(report.timing)\n") }
+    say(report.summary(seconds: seconds) + "\n")
+    if o.timing { say(report.timing(seconds: seconds) + "\n") }
     return 0
   }
 }

@@ -31,8 +31,7 @@ struct SceneCommand: TypedToolCommand {
     var target: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
-      output = p.option(
-        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      output = p.output(
         help: "print: write to FILE (atomically) instead of standard output")
       size = p.option(
         "--size", value: "WxH[@S]", help: "print: canvas size in points and pixels per point")

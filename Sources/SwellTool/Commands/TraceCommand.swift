@@ -34,8 +34,7 @@ struct TraceCommand: TypedToolCommand {
     var sceneName: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
-      output = p.option(
-        "--output", short: "-o", aliases: ["--out"], value: "FILE", kind: .file,
+      output = p.output(
         help: "write to FILE (atomically) instead of standard output")
       fps = try p.option("--fps", default: 60, in: .positive, help: "frames per second")
       duration = try p.option(
