@@ -73,6 +73,26 @@ public struct ProgressLine {
     drawn = false
   }
 
+  /// Runs work that reports its progress as `(done, total)`, showing a progress line while it
+  /// runs and erasing it after, whether the work ends or throws.
+  ///
+  /// - Parameters:
+  ///   - console: Where the progress goes.
+  ///   - label: The line's prefix.
+  ///   - unit: The unit counted.
+  ///   - work: The work, given the function to report its progress to.
+  /// - Returns: What the work returns.
+  /// - Throws: What the work throws.
+  @discardableResult
+  public static func showing<T>(
+    console: Console, label: String, unit: String = "frame",
+    _ work: (_ update: (Int, Int) -> Void) throws -> T
+  ) rethrows -> T {
+    var line = ProgressLine(console: console, label: label, unit: unit)
+    defer { line.clear() }
+    return try work { line.update(done: $0, total: $1) }
+  }
+
   /// A duration in seconds.
   ///
   /// - Parameter d: The duration.

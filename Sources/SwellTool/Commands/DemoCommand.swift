@@ -62,17 +62,16 @@ struct DemoCommand: TypedToolCommand {
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
-    let (forceLive, terminal, forceFile, output) = (o.live, o.terminal, o.file, o.output)
-    let (duration, fps, start, sizeSpec) = (o.duration, o.fps, o.start, o.scene.size)
+    let (terminal, output, fps, sizeSpec) = (o.terminal, o.output, o.fps, o.scene.size)
     var options = o.scene.scene
     let url = try BundledResources.recording()
     func motion(loops: Bool) throws -> any SceneMotionFeed {
-      try SceneMotionInput.recording(url, loops: loops, skip: start).feed
+      try SceneMotionInput.recording(url, loops: loops, skip: o.start).feed
     }
     _ = try motion(loops: false)  // fails now for a bad recording or --start
 
     let displayProblem = LiveWindow.displayProblem()
-    let live = forceLive || terminal || (!forceFile && displayProblem == nil)
+    let live = o.live || terminal || (!o.file && displayProblem == nil)
     if live {
       if sizeSpec == nil { options.scale = 1 }
       let scene = try SceneLoader.load("waterwave", options: options)
@@ -88,7 +87,7 @@ struct DemoCommand: TypedToolCommand {
         _ = try session.run()
         return 0
       } catch let e as LiveWindowError {
-        guard !forceLive && !terminal else { throw e }
+        guard !o.live && !terminal else { throw e }
         console.err(
           "swell demo: no live window (\(e.toolMessage)); rendering \(output) instead\n")
         if sizeSpec == nil { options.scale = nil }
@@ -96,7 +95,7 @@ struct DemoCommand: TypedToolCommand {
     }
     let scene = try SceneLoader.load("waterwave", options: options)
     var job = SceneExport(
-      scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: duration,
+      scene: scene, motion: try motion(loops: false), framesPerSecond: fps, duration: o.duration,
       output: output)
     job.ffmpeg = FFmpegOptions(x264Preset: o.preset)
     let (report, seconds) = try SceneExportRun.run(job, console: console, label: "swell demo")

@@ -155,13 +155,9 @@ struct EvaluateCommand: TypedToolCommand {
   }
 
   private static func runBroad(directory: String, json: Bool, console: Console) throws -> Int32 {
-    let eval = try BroadEvaluation(
-      directory: URL(fileURLWithPath: directory), settings: AttitudeEstimator.Settings()
-    ) { done, total in
-      if console.isInteractive && !json {
-        console.err("\rfusing trial \(done)/\(total)")
-        if done == total { console.err("\r\u{1B}[K") }
-      }
+    // Progress on standard error, the table or JSON on standard output.
+    let eval = try ProgressLine.showing(console: console, label: "swell evaluate", unit: "trial") {
+      try BroadEvaluation(directory: URL(fileURLWithPath: directory), progress: $0)
     }
     console.out(
       json
@@ -188,10 +184,8 @@ struct EvaluateCommand: TypedToolCommand {
         console.out("wrote \(trials.count) trials to \(export)\n")
       } else {
         console.out(
-          try experiment.report(directory: folder) { done, total in
-            if console.isInteractive {
-              console.err("\rrun \(done)/\(total)" + (done == total ? "\r\u{1B}[K" : ""))
-            }
+          try ProgressLine.showing(console: console, label: "swell evaluate", unit: "run") {
+            try experiment.report(directory: folder, progress: $0)
           })
       }
     } catch let e as BroadExperiment.NoMatchingTrial {

@@ -19,9 +19,9 @@ enum SceneExportRun {
   ) {
     let clock = ContinuousClock()
     let started = clock.now
-    var progress = ProgressLine(console: console, label: label)
-    defer { progress.clear() }
-    let report = try export.run(progress: { progress.update(done: $0, total: $1) })
+    let report = try ProgressLine.showing(console: console, label: label) {
+      try export.run(progress: $0)
+    }
     return (report, ProgressLine.seconds(started.duration(to: clock.now)))
   }
 }

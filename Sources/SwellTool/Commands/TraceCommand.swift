@@ -56,24 +56,22 @@ struct TraceCommand: TypedToolCommand {
           format: format?.rawValue, named: OutputName.judgedExtension(output), output: output)
       }
     }
-
-    /// The format written: `--format`, else the output's extension, else CSV.
-    var resolvedFormat: Format {
-      format ?? (output.flatMap(OutputName.judgedExtension) == "json" ? .json : .csv)
-    }
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
     let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
     let input = try o.motion.load()
+    // The format written: --format, else the output's extension, else CSV.
+    let json =
+      o.format.map { $0 == .json } ?? (o.output.flatMap(OutputName.judgedExtension) == "json")
     let trace = SceneTraceExport(
       scene: scene, motion: input.feed, framesPerSecond: o.fps,
-      duration: o.duration ?? input.span, json: o.resolvedFormat == .json)
-    var progress = ProgressLine(console: console, label: "swell trace", unit: "row")
-    defer { progress.clear() }
-    try trace.run(
-      to: o.output.map { .file(URL(fileURLWithPath: $0)) } ?? .text { console.out($0) },
-      progress: { progress.update(done: $0, total: $1) })
+      duration: o.duration ?? input.span, json: json)
+    try ProgressLine.showing(console: console, label: "swell trace", unit: "row") {
+      try trace.run(
+        to: o.output.map { .file(URL(fileURLWithPath: $0)) } ?? .text { console.out($0) },
+        progress: $0)
+    }
     return 0
   }
 }
