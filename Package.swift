@@ -143,6 +143,7 @@ let package = Package(
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
+    .testTarget(name: "SwellFilesTests", dependencies: ["SwellFiles"]),
     .testTarget(
       name: "SwellMotionTests",
       dependencies: [

@@ -102,8 +102,7 @@ public final class ImageSurface: Surface {
     self.bytesPerRow = bytesPerRow
     self.storage = storage
     self.base = base
-    try super.init(owning: surface)
-    if let storage { attach(storage) }
+    try super.init(owning: surface, keeping: storage)
   }
 
   /// The size in pixels.

@@ -12,15 +12,19 @@ public class Surface {
 
   /// Takes ownership of a newly created C surface, or throws its error status.
   ///
-  /// - Parameter pointer: A surface from a `cairo_*_surface_create*` function.
+  /// - Parameters:
+  ///   - pointer: A surface from a `cairo_*_surface_create*` function.
+  ///   - owner: An object the C surface depends on (its pixel memory or its stream writer),
+  ///     kept alive for as long as the C surface lives (``attach(_:)``), or `nil`.
   /// - Throws: ``CairoError`` when the surface is in an error state (it is then destroyed).
-  init(owning pointer: OpaquePointer) throws(CairoError) {
+  init(owning pointer: OpaquePointer, keeping owner: AnyObject? = nil) throws(CairoError) {
     let status = cairo_surface_status(pointer)
     guard status == CAIRO_STATUS_SUCCESS else {
       cairo_surface_destroy(pointer)
       throw CairoError(status)
     }
     self.pointer = pointer
+    if let owner { attach(owner) }
   }
 
   /// Takes a reference to a C surface another library owns (the target of a borrowed

@@ -43,9 +43,6 @@ private func makeVectorSurface(
 /// complete when the surface is finished (``Surface/finish()``) or goes away. The corresponding
 /// Cairo functions are `cairo_svg_surface_create` and `cairo_svg_surface_create_for_stream`.
 public final class SVGSurface: Surface {
-  /// The stream writer, kept for as long as the surface may write (`nil` for a file).
-  private let writer: StreamWriter?
-
   /// The unit an SVG document's width and height are given in.
   ///
   /// The corresponding C type is `cairo_svg_unit_t`.
@@ -83,11 +80,10 @@ public final class SVGSurface: Surface {
   /// - Throws: ``CairoError/invalidSize`` for a bad size, ``CairoError/writeError`` when the file
   ///   cannot be created.
   public init(path: String, width: Double, height: Double) throws(CairoError) {
-    let surface = try makeVectorSurface(width: width, height: height, writer: nil) {
-      w, h, _, _ in cairo_svg_surface_create(path, w, h)
-    }
-    self.writer = nil
-    try super.init(owning: surface)
+    try super.init(
+      owning: makeVectorSurface(width: width, height: height, writer: nil) { w, h, _, _ in
+        cairo_svg_surface_create(path, w, h)
+      })
   }
 
   /// Starts an SVG document whose bytes go to a closure, in order, as Cairo produces them.
@@ -105,13 +101,11 @@ public final class SVGSurface: Surface {
     width: Double, height: Double, write: @escaping (UnsafeRawBufferPointer) -> Bool
   ) throws(CairoError) {
     let writer = StreamWriter(write)
-    let surface = try makeVectorSurface(width: width, height: height, writer: writer) {
-      w, h, callback, closure in cairo_svg_surface_create_for_stream(callback, closure, w, h)
-    }
-    self.writer = writer
-    try super.init(owning: surface)
-    // The C surface can outlive this object (a pattern may hold it), so it keeps the writer too.
-    attach(writer)
+    // The C surface can outlive this object (a pattern may hold it), so it keeps the writer.
+    try super.init(
+      owning: makeVectorSurface(width: width, height: height, writer: writer) {
+        w, h, callback, closure in cairo_svg_surface_create_for_stream(callback, closure, w, h)
+      }, keeping: writer)
   }
 
   /// The unit of the document's width and height; set it before drawing.
@@ -159,9 +153,6 @@ public final class SVGSurface: Surface {
 /// The corresponding Cairo functions are `cairo_pdf_surface_create` and
 /// `cairo_pdf_surface_create_for_stream`.
 public final class PDFSurface: Surface {
-  /// The stream writer, kept for as long as the surface may write (`nil` for a file).
-  private let writer: StreamWriter?
-
   /// Starts a PDF document written straight to a file.
   ///
   /// The corresponding Cairo function is `cairo_pdf_surface_create`.
@@ -173,11 +164,10 @@ public final class PDFSurface: Surface {
   /// - Throws: ``CairoError/invalidSize`` for a bad size, ``CairoError/writeError`` when the file
   ///   cannot be created.
   public init(path: String, width: Double, height: Double) throws(CairoError) {
-    let surface = try makeVectorSurface(width: width, height: height, writer: nil) {
-      w, h, _, _ in cairo_pdf_surface_create(path, w, h)
-    }
-    self.writer = nil
-    try super.init(owning: surface)
+    try super.init(
+      owning: makeVectorSurface(width: width, height: height, writer: nil) { w, h, _, _ in
+        cairo_pdf_surface_create(path, w, h)
+      })
   }
 
   /// Starts a PDF document whose bytes go to a closure, in order, as Cairo produces them.
@@ -195,13 +185,11 @@ public final class PDFSurface: Surface {
     width: Double, height: Double, write: @escaping (UnsafeRawBufferPointer) -> Bool
   ) throws(CairoError) {
     let writer = StreamWriter(write)
-    let surface = try makeVectorSurface(width: width, height: height, writer: writer) {
-      w, h, callback, closure in cairo_pdf_surface_create_for_stream(callback, closure, w, h)
-    }
-    self.writer = writer
-    try super.init(owning: surface)
-    // The C surface can outlive this object (a pattern may hold it), so it keeps the writer too.
-    attach(writer)
+    // The C surface can outlive this object (a pattern may hold it), so it keeps the writer.
+    try super.init(
+      owning: makeVectorSurface(width: width, height: height, writer: writer) {
+        w, h, callback, closure in cairo_pdf_surface_create_for_stream(callback, closure, w, h)
+      }, keeping: writer)
   }
 
   /// Sets the size of the current page, before anything is drawn on it.

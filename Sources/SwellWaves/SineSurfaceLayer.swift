@@ -34,7 +34,30 @@ open class SineSurfaceLayer: ShapeLayer {
   /// - Parameter time: Seconds.
   /// - Returns: The phase.
   public func phase(at time: Double) -> Double {
-    isPhaseFrozen ? wave.initialPhase : wave.phase(at: time)
+    Self.phase(of: wave, at: time, frozen: isPhaseFrozen)
+  }
+
+  /// The phase of a sine layer at a time, radians (not wrapped): φ₀ + phaseSpeed·t, or φ₀ when
+  /// frozen (Reduce Motion). The one rule for the phase a surface layer draws and the phase the
+  /// water layers holding them report (``WaterWaveLayer``, ``WaterBodyLayer``).
+  ///
+  /// - Parameters:
+  ///   - wave: The sine layer.
+  ///   - time: Seconds.
+  ///   - frozen: Whether the phase stays at ``SineWave/initialPhase``.
+  /// - Returns: The phase.
+  static func phase(of wave: SineWave, at time: Double, frozen: Bool) -> Double {
+    frozen ? wave.initialPhase : wave.phase(at: time)
+  }
+
+  /// Copies the shape layer properties and the phase state (``isPhaseFrozen``, ``pathTime``)
+  /// to another surface layer (for a subclass's `copyLayer()`).
+  ///
+  /// - Parameter l: The copy.
+  public final func copySineSurfaceProperties(to l: SineSurfaceLayer) {
+    copyShapeProperties(to: l)
+    l.isPhaseFrozen = isPhaseFrozen
+    l.pathTime = pathTime
   }
 
   /// The fill path for a phase (the subclass's geometry).

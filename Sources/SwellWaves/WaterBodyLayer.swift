@@ -105,7 +105,9 @@ public final class WaterBodyLayer: Layer {
     case "phase":
       .number(
         wrappedAngle(
-          waves.last.map { isPhaseFrozen ? $0.initialPhase : $0.phase(at: presentationTime) } ?? 0))
+          waves.last.map {
+            SineSurfaceLayer.phase(of: $0, at: presentationTime, frozen: isPhaseFrozen)
+          } ?? 0))
     default: super.value(forKeyPath: keyPath)
     }
   }
@@ -195,15 +197,13 @@ public final class FreeSurfaceLayer: SineSurfaceLayer {
   /// - Returns: A detached surface layer.
   public override func copyLayer() -> Layer {
     let l = FreeSurfaceLayer(copying: self)
-    copyShapeProperties(to: l)
+    copySineSurfaceProperties(to: l)
     return l
   }
 
   private init(copying other: FreeSurfaceLayer) {
     surface = other.surface
     super.init(wave: other.wave)
-    isPhaseFrozen = other.isPhaseFrozen
-    pathTime = other.pathTime
   }
 
   /// Adds `amplitude` (points) to the key paths of ``SineSurfaceLayer``.

@@ -105,7 +105,7 @@ public final class WaterWaveLayer: Layer {
   /// - Returns: The phase, or 0 without waves.
   public func frontPhase(at time: Double) -> Double {
     guard let w = model.frontWave else { return 0 }
-    return isPhaseFrozen ? w.initialPhase : w.phase(at: time)
+    return SineSurfaceLayer.phase(of: w, at: time, frozen: isPhaseFrozen)
   }
 
   /// Records the presentation time (the phases are taken at it).

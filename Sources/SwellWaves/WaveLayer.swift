@@ -100,11 +100,9 @@ public final class WaveLayer: SineSurfaceLayer {
     let l = WaveLayer(
       wave: wave, visibleSize: visibleSize, overscan: overscan, surfaceOffset: surfaceOffset,
       sampleSpacing: sampleSpacing)
-    copyShapeProperties(to: l)
+    copySineSurfaceProperties(to: l)
     l.extraAmplitude = extraAmplitude
     l.maximumSlope = maximumSlope
-    l.isPhaseFrozen = isPhaseFrozen
-    l.pathTime = pathTime
     return l
   }
 

@@ -217,20 +217,63 @@ public func encodeScan(_ channels: [(index: Int, type: String, value: Int64)]) -
   return out
 }
 
-/// Plays the kernel in pieces: opens a FIFO for writing on another thread and writes each piece
-/// only once the reader has taken every byte of the one before, so a read can be made to end
-/// in the middle of a scan. The FIFO stays open until ``release()``.
+/// Plays the kernel on a fake character device: opens a FIFO for writing on another thread
+/// (waiting up to 10 s for the reader) and writes it piece by piece, each piece one `write(2)`
+/// (repeated only for what a short write left). Pieces either follow each other at once (the
+/// chunked form, ``init(path:bytes:chunk:holdOpen:drainBeforeClose:)``), or each is written only
+/// once the reader has taken every byte of the one before, so a read can be made to end in the
+/// middle of a scan (``init(path:pieces:)``).
 public final class PiecewiseFIFOWriter: Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let closeNow = DispatchSemaphore(value: 0)
   private let allDrained = DispatchSemaphore(value: 0)
+
+  /// Starts a writer thread that writes each piece once the reader has taken the one before,
+  /// and keeps the FIFO open until ``release()``.
+  ///
+  /// - Parameters:
+  ///   - path: The FIFO.
+  ///   - pieces: The bytes of each `write(2)`.
+  public convenience init(path: String, pieces: [[UInt8]]) {
+    self.init(path: path, pieces: pieces, drainsEachPiece: true, holdOpen: true, drainAtEnd: true)
+  }
+
+  /// Starts a writer thread that writes the bytes in chunks, one after the other, then closes
+  /// the FIFO.
+  ///
+  /// - Parameters:
+  ///   - path: The FIFO.
+  ///   - bytes: What to write.
+  ///   - chunk: The largest single `write(2)`, bytes.
+  ///   - holdOpen: Keep the FIFO open after writing until ``release()``; ``waitDrained()``
+  ///     returns once the reader has read every byte.
+  ///   - drainBeforeClose: Without `holdOpen`, wait until the reader has read every byte
+  ///     before closing (so the reader sees the data before the hang-up).
+  public convenience init(
+    path: String, bytes: [UInt8], chunk: Int = 48, holdOpen: Bool = false,
+    drainBeforeClose: Bool = false
+  ) {
+    let chunk = max(1, chunk)
+    let pieces = stride(from: 0, to: bytes.count, by: chunk).map {
+      Array(bytes[$0..<min($0 + chunk, bytes.count)])
+    }
+    self.init(
+      path: path, pieces: pieces, drainsEachPiece: false, holdOpen: holdOpen,
+      drainAtEnd: holdOpen || drainBeforeClose)
+  }
 
   /// Starts the writer thread.
   ///
   /// - Parameters:
   ///   - path: The FIFO.
   ///   - pieces: The bytes of each `write(2)`.
-  public init(path: String, pieces: [[UInt8]]) {
+  ///   - drainsEachPiece: Wait until the reader has taken a piece before writing the next.
+  ///   - holdOpen: Keep the FIFO open after writing until ``release()``.
+  ///   - drainAtEnd: Wait until the reader has taken every byte, then let ``waitDrained()``
+  ///     return (without it, ``waitDrained()`` returns only when no reader came, or after 30 s).
+  private init(
+    path: String, pieces: [[UInt8]], drainsEachPiece: Bool, holdOpen: Bool, drainAtEnd: Bool
+  ) {
     let done = self.done
     let closeNow = self.closeNow
     let allDrained = self.allDrained
@@ -243,29 +286,57 @@ public final class PiecewiseFIFOWriter: Sendable {
         usleep(1000)
       }
       guard fd >= 0 else {
+        // No reader ever opened the FIFO: wake anyone waiting for the drain.
         allDrained.signal()
         return
       }
       _ = fcntl(fd, F_SETFL, 0)
-      for piece in pieces {
-        _ = piece.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      // Waits until the reader has taken every byte written (at most 10 s).
+      func waitUntilDrained() {
         for _ in 0..<10_000 {
           var queued: Int32 = 0
           if ioctl(fd, UInt(FIONREAD), &queued) != 0 || queued == 0 { break }
           usleep(1000)
         }
       }
-      allDrained.signal()
-      _ = closeNow.wait(timeout: .now() + 20)
+      writing: for piece in pieces {
+        var offset = 0
+        while offset < piece.count {
+          let w = piece[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+          if w <= 0 { break writing }
+          offset += w
+        }
+        if drainsEachPiece { waitUntilDrained() }
+      }
+      if drainAtEnd {
+        waitUntilDrained()
+        allDrained.signal()
+      }
+      if holdOpen { _ = closeNow.wait(timeout: .now() + 20) }
       close(fd)
     }
     thread.start()
   }
 
-  /// Waits until the reader has taken every piece (at most 30 s).
+  /// Waits until the reader has taken every byte (only with `holdOpen` or `drainBeforeClose`
+  /// for the chunked form), or no reader came, or 30 s passed: a test never hangs here; its
+  /// later checks fail instead.
   public func waitDrained() { _ = allDrained.wait(timeout: .now() + 30) }
 
-  /// Lets the writer close the FIFO.
+  /// ``waitDrained()`` from async code: the wait blocks a thread of its own, never one of the
+  /// few threads Swift's tasks share (blocking those starves every other test running
+  /// in parallel, such as the reader tasks the writer waits for).
+  public func drained() async {
+    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+      let thread = Thread {
+        self.waitDrained()
+        c.resume()
+      }
+      thread.start()
+    }
+  }
+
+  /// Lets a writer that holds the FIFO open close it.
   public func release() { closeNow.signal() }
 
   /// Waits until the writer has closed the FIFO.

@@ -157,89 +157,9 @@ public func scanBytes(_ values: [Int16], timestampNs: Int64?) -> [UInt8] {
   return out
 }
 
-/// Plays the kernel on a fake character device: opens a FIFO for writing on another thread
-/// (waiting up to 10 s for the reader), writes the bytes in chunks, then closes it.
-public final class FIFOWriter: Sendable {
-  private let done = DispatchSemaphore(value: 0)
-  private let drained = DispatchSemaphore(value: 0)
-  private let closeNow = DispatchSemaphore(value: 0)
-
-  /// Starts the writer thread.
-  ///
-  /// - Parameters:
-  ///   - path: The FIFO.
-  ///   - bytes: What to write.
-  ///   - chunk: The largest single `write(2)`, bytes.
-  ///   - holdOpen: Keep the FIFO open after writing until ``release()``; ``waitDrained()``
-  ///     returns once the reader has read every byte.
-  ///   - drainBeforeClose: Without `holdOpen`, wait until the reader has read every byte
-  ///     before closing (so the reader sees the data before the hang-up).
-  public init(
-    path: String, bytes: [UInt8], chunk: Int = 48, holdOpen: Bool = false,
-    drainBeforeClose: Bool = false
-  ) {
-    let done = self.done
-    let drained = self.drained
-    let closeNow = self.closeNow
-    let chunk = max(1, chunk)
-    let thread = Thread {
-      defer { done.signal() }
-      var fd: Int32 = -1
-      for _ in 0..<10_000 {
-        fd = open(path, O_WRONLY | O_NONBLOCK)
-        if fd >= 0 || errno != ENXIO { break }
-        usleep(1000)
-      }
-      guard fd >= 0 else {
-        // No reader ever opened the FIFO: wake anyone waiting for the drain.
-        drained.signal()
-        return
-      }
-      _ = fcntl(fd, F_SETFL, 0)
-      var offset = 0
-      while offset < bytes.count {
-        let n = min(chunk, bytes.count - offset)
-        let w = bytes[offset..<(offset + n)].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, n) }
-        if w <= 0 { break }
-        offset += w
-      }
-      if holdOpen || drainBeforeClose {
-        for _ in 0..<10_000 {
-          var queued: Int32 = 0
-          if ioctl(fd, UInt(FIONREAD), &queued) != 0 || queued == 0 { break }
-          usleep(1000)
-        }
-        drained.signal()
-      }
-      if holdOpen { _ = closeNow.wait(timeout: .now() + 20) }
-      close(fd)
-    }
-    thread.start()
-  }
-
-  /// Waits until the reader has taken every byte (only with `holdOpen` or `drainBeforeClose`),
-  /// or no reader came, or 30 s passed: a test never hangs here; its later checks fail instead.
-  public func waitDrained() { _ = drained.wait(timeout: .now() + 30) }
-
-  /// ``waitDrained()`` from async code: the wait blocks a thread of its own, never one of the
-  /// few threads Swift's tasks share (blocking those starves every other test running
-  /// in parallel, such as the reader tasks the writer waits for).
-  public func drained() async {
-    await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-      let thread = Thread {
-        self.waitDrained()
-        c.resume()
-      }
-      thread.start()
-    }
-  }
-
-  /// Lets a `holdOpen` writer close the FIFO.
-  public func release() { closeNow.signal() }
-
-  /// Waits until the writer has closed the FIFO.
-  public func wait() { done.wait() }
-}
+/// Plays the kernel on a fake character device, writing its bytes in chunks: the chunked form
+/// of ``PiecewiseFIFOWriter``, made by its `init(path:bytes:chunk:holdOpen:drainBeforeClose:)`.
+public typealias FIFOWriter = PiecewiseFIFOWriter
 
 /// A test gave up waiting (see ``withDeadline(_:_:)``).
 public struct TimedOut: Error, CustomStringConvertible {

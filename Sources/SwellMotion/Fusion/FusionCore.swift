@@ -373,15 +373,6 @@ extension FusionCore {
     max(-limit, min(limit, x))
   }
 
-  /// An angle in radians brought back into −π...π by at most one turn (enough for the sum or
-  /// difference of two angles that are already in range).
-  @usableFromInline @inline(__always)
-  static func wrapped(_ angle: Double) -> Double {
-    if angle > Double.pi { return angle - 2 * Double.pi }
-    if angle < -Double.pi { return angle + 2 * Double.pi }
-    return angle
-  }
-
   /// `a ⊗ b` (Hamilton product), written out so that it is inlined into the per-sample path.
   @usableFromInline @inline(__always)
   static func multiply(_ a: Quaternion, _ b: Quaternion) -> Quaternion {

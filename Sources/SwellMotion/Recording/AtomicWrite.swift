@@ -46,11 +46,9 @@ public final class AtomicFileWriter {
   /// The destination, as given.
   public let url: URL
   private let shownPath: String
-  /// The temporary file and the path it is renamed to; `nil` for a destination written in place.
-  private let rename: (temporary: String, destination: String)?
-  private var descriptor: Int32
+  /// The temporary file and its rename, or the special destination written in place.
+  private let output: AtomicOutput
   private var buffer: [UInt8] = []
-  private var finished = false
 
   /// Opens the destination: creates the temporary file, or opens a special file for writing.
   ///
@@ -59,46 +57,15 @@ public final class AtomicFileWriter {
   public init(url: URL) throws(RecordingError) {
     self.url = url
     let given = url.relativePath == "-" ? "-" : url.path
-    shownPath = given == "-" ? "standard output" : given
-    let destination: OutputDestination
+    let shownPath = given == "-" ? "standard output" : given
+    self.shownPath = shownPath
     do {
-      destination = try OutputDestination.resolve(given)
+      output = try AtomicOutput(path: given, specialDestinations: .writtenInPlace)
     } catch {
-      throw RecordingError(file: shownPath, message: "cannot write: it is a folder")
+      throw Self.error(error, file: shownPath)
     }
-    guard case .replace(let path) = destination else {
-      let fd = destination.openStream()
-      guard fd >= 0 else {
-        throw RecordingError(
-          file: shownPath, message: "cannot write: \(String(cString: strerror(errno)))")
-      }
-      descriptor = fd
-      rename = nil
-      return
-    }
-    let folder = (path as NSString).deletingLastPathComponent
-    let folderPath = folder.isEmpty ? "." : folder
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folderPath, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw RecordingError(
-        file: shownPath, message: "cannot write: folder '\(folderPath)' does not exist")
-    }
-    let name = (path as NSString).lastPathComponent
-    let temporary = folderPath + "/.\(name).tmp-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-    guard fd >= 0 else {
-      throw RecordingError(
-        file: shownPath, message: "cannot write: \(String(cString: strerror(errno)))")
-    }
-    UnfinishedOutputs.insert(temporary)
-    descriptor = fd
-    rename = (temporary, path)
-    buffer.reserveCapacity(Self.blockSize + 4096)
+    if output.temporaryPath != nil { buffer.reserveCapacity(Self.blockSize + 4096) }
   }
-
-  deinit { discard() }
 
   private static let blockSize = 1 << 20
 
@@ -122,19 +89,19 @@ public final class AtomicFileWriter {
 
   /// Writes what is buffered.
   ///
-  /// - Throws: ``RecordingError`` when the file cannot be written (a full disk, a closed pipe).
+  /// - Throws: ``RecordingError`` when the file cannot be written (a full disk, a closed pipe);
+  ///   the temporary file is removed then.
   public func flush() throws(RecordingError) {
     guard !buffer.isEmpty else { return }
-    guard !finished, descriptor >= 0 else {
-      throw RecordingError(file: shownPath, message: "cannot write: the file is closed")
+    let written = buffer.withUnsafeBytes { bytes in
+      Result { () throws(AtomicOutput.Failure) in try output.write(bytes) }
     }
-    let code = buffer.withUnsafeBytes { writeAll(descriptor, $0) }
-    guard code == 0 else {
-      discard()
-      throw RecordingError(
-        file: shownPath, message: "cannot write: \(String(cString: strerror(code)))")
+    guard case .failure(let failure) = written else {
+      buffer.removeAll(keepingCapacity: true)
+      return
     }
-    buffer.removeAll(keepingCapacity: true)
+    output.discard()
+    throw Self.error(failure, file: shownPath)
   }
 
   /// Writes what is buffered and renames the file into place (or closes a special
@@ -144,42 +111,24 @@ public final class AtomicFileWriter {
   ///   temporary file is removed then).
   public func commit() throws(RecordingError) {
     try flush()
-    guard !finished else { return }
-    finished = true
-    let closed = close(descriptor)
-    let closeError = errno
-    descriptor = -1
-    guard let rename else {
-      if closed != 0 && closeError != EINTR {
-        throw RecordingError(
-          file: shownPath, message: "cannot write: \(String(cString: strerror(closeError)))")
-      }
-      return
-    }
-    defer { UnfinishedOutputs.remove(rename.temporary) }
-    guard closed == 0 else {
-      unlink(rename.temporary)
-      throw RecordingError(
-        file: shownPath, message: "cannot write: \(String(cString: strerror(closeError)))")
-    }
-    // The temporary file may be gone: a signal handler removed it.
-    if Glibc.rename(rename.temporary, rename.destination) != 0 {
-      let code = errno
-      unlink(rename.temporary)
-      throw RecordingError(
-        file: shownPath, message: "cannot write: \(String(cString: strerror(code)))")
+    do {
+      try output.commit()
+    } catch {
+      throw Self.error(error, file: shownPath)
     }
   }
 
-  /// Closes and removes the temporary file; does nothing after ``commit()``.
-  private func discard() {
-    guard !finished else { return }
-    finished = true
-    if descriptor >= 0 { close(descriptor) }
-    descriptor = -1
-    if let rename {
-      unlink(rename.temporary)
-      UnfinishedOutputs.remove(rename.temporary)
+  /// The error naming `file` for a failure of the output.
+  private static func error(_ failure: AtomicOutput.Failure, file: String) -> RecordingError {
+    let message: String
+    switch failure {
+    case .namesFolder: message = "it is a folder"
+    case .folderUnreachable(let folder, _), .notAFolder(let folder):
+      message = "folder '\(folder)' does not exist"
+    case .closed: message = "the file is closed"
+    case .cannotCreate(_, let code), .io(let code), .rename(let code):
+      message = String(cString: strerror(code))
     }
+    return RecordingError(file: file, message: "cannot write: \(message)")
   }
 }

@@ -65,22 +65,8 @@ public final class RecordingSource: MotionSource {
   /// - Parameters:
   ///   - recording: The recording.
   ///   - loops: Start again when it ends (default false).
-  public init(_ recording: MotionRecording, loops: Bool = false) {
-    name = "recording:\(recording.name)"
-    hasMagnetometer = recording.hasMagnetometer
-    let events = recording.events
-    if case .deviceMotion(_, let frame) = recording.content {
-      deviceMotionReferenceFrame = frame
-      providesRawSamples = false
-    } else {
-      deviceMotionReferenceFrame = nil
-      providesRawSamples = true
-    }
-    timeSpan = recording.timeSpan
-    storage = .memory(events)
-    self.loops = loops
-    state = Mutex(State())
-    pacing = nil
+  public convenience init(_ recording: MotionRecording, loops: Bool = false) {
+    self.init(recording, loops: loops, pacing: nil)
   }
 
   /// Creates a source replaying a recording at recorded speed on a clock.
@@ -89,7 +75,17 @@ public final class RecordingSource: MotionSource {
   ///   - recording: The recording.
   ///   - clock: The clock that paces the replay (`MonotonicClock/continuous`, or a
   ///     `ManualMonotonicClock`'s in tests).
-  public init(_ recording: MotionRecording, pacedBy clock: MonotonicClock) {
+  public convenience init(_ recording: MotionRecording, pacedBy clock: MonotonicClock) {
+    self.init(recording, loops: false, pacing: clock)
+  }
+
+  /// Creates a source replaying a recording in memory.
+  ///
+  /// - Parameters:
+  ///   - recording: The recording.
+  ///   - loops: Start again when it ends.
+  ///   - pacing: The clock that paces the replay, or `nil` for as fast as possible.
+  private init(_ recording: MotionRecording, loops: Bool, pacing: MonotonicClock?) {
     name = "recording:\(recording.name)"
     hasMagnetometer = recording.hasMagnetometer
     if case .deviceMotion(_, let frame) = recording.content {
@@ -101,9 +97,9 @@ public final class RecordingSource: MotionSource {
     }
     timeSpan = recording.timeSpan
     storage = .memory(recording.events)
-    loops = false
+    self.loops = loops
     state = Mutex(State())
-    pacing = clock
+    self.pacing = pacing
   }
 
   /// Creates a source replaying a recording at recorded speed on a Swift `Clock`.

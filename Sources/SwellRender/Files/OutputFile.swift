@@ -18,9 +18,7 @@ final class OutputFile {
   /// The temporary path (in the destination's folder, or the spool), renamed to or copied into
   /// the destination on commit.
   let temporaryPath: String
-  private let target: OutputDestination
-  private var descriptor: Int32
-  private var isFinished = false
+  private let output: AtomicOutput
 
   /// Creates the temporary file for `path`.
   ///
@@ -30,45 +28,15 @@ final class OutputFile {
   init(path: String) throws(RenderError) {
     self.path = path
     do {
-      target = try OutputDestination.resolve(path)
+      output = try AtomicOutput(path: path, specialDestinations: .spooled)
     } catch {
-      throw RenderError(.unwritableOutput, path: path, reason: "the output path names a folder")
+      throw Self.error(error, path: path)
     }
-    let token = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-    switch target {
-    case .replace(let destination):
-      let (folder, name) = OutputFile.split(destination)
-      guard !name.isEmpty else {
-        throw RenderError(.unwritableOutput, path: path, reason: "the output path names a folder")
-      }
-      var info = stat()
-      guard stat(folder, &info) == 0 else {
-        let reason = String(cString: strerror(errno))
-        throw RenderError(
-          .unwritableOutput, path: path, reason: "output folder '\(folder)': \(reason)")
-      }
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw RenderError(
-          .unwritableOutput, path: path, reason: "'\(folder)' is not a folder")
-      }
-      let prefix = destination.dropLast(name.count)
-      temporaryPath = prefix + ".\(name).swell-\(getpid())-\(token).tmp"
-    case .standardOutput, .stream:
-      let folder = FileManager.default.temporaryDirectory.path
-      let name = OutputFile.split(path).name
-      temporaryPath = folder + "/.swell-spool-\(getpid())-\(token)-\(name.isEmpty ? "out" : name)"
+    guard let temporaryPath = output.temporaryPath else {
+      preconditionFailure("a spooled output always has a temporary file")
     }
-    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
-      let folder = OutputFile.split(temporaryPath).folder
-      throw RenderError(
-        .unwritableOutput, path: path, reason: "cannot create a file in '\(folder)': \(reason)")
-    }
-    UnfinishedOutputs.insert(temporaryPath)
+    self.temporaryPath = temporaryPath
   }
-
-  deinit { discard() }
 
   /// Splits a path into its folder (`.` when none) and its last component.
   ///
@@ -81,13 +49,10 @@ final class OutputFile {
   /// - Parameter bytes: The bytes.
   /// - Throws: ``RenderError`` (`writeFailed`) with the system's reason, e.g. a full disk.
   func write(_ bytes: UnsafeRawBufferPointer) throws(RenderError) {
-    guard descriptor >= 0, bytes.baseAddress != nil else {
-      if bytes.isEmpty { return }
-      throw RenderError(.invalidState, path: path, reason: "the file is already closed")
-    }
-    let code = SwellFiles.writeAll(descriptor, bytes)
-    if code != 0 {
-      throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(code)))
+    do {
+      try output.write(bytes)
+    } catch {
+      throw Self.error(error, path: path)
     }
   }
 
@@ -96,13 +61,8 @@ final class OutputFile {
   /// - Parameter data: The bytes.
   /// - Throws: ``RenderError`` (`writeFailed`) with the system's reason.
   func write(_ data: Data) throws(RenderError) {
-    let result: Result<Void, RenderError> = data.withUnsafeBytes { bytes in
-      do throws(RenderError) {
-        try write(bytes)
-        return .success(())
-      } catch {
-        return .failure(error)
-      }
+    let result = data.withUnsafeBytes { bytes in
+      Result { () throws(RenderError) in try write(bytes) }
     }
     try result.get()
   }
@@ -111,11 +71,10 @@ final class OutputFile {
   ///
   /// - Throws: ``RenderError`` (`writeFailed`) when the system reports a delayed write error.
   func closeDescriptor() throws(RenderError) {
-    guard descriptor >= 0 else { return }
-    let result = close(descriptor)
-    descriptor = -1
-    if result != 0 {
-      throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(errno)))
+    do {
+      try output.closeDescriptor()
+    } catch {
+      throw Self.error(error, path: path)
     }
   }
 
@@ -124,73 +83,40 @@ final class OutputFile {
   ///
   /// - Throws: ``RenderError`` (`writeFailed`); the temporary file is removed on failure.
   func commit() throws(RenderError) {
-    guard !isFinished else { return }
     do {
-      try closeDescriptor()
+      try output.commit()
     } catch {
-      discard()
-      throw error
-    }
-    switch target {
-    case .replace(let destination):
-      guard rename(temporaryPath, destination) == 0 else {
-        let reason = String(cString: strerror(errno))
-        discard()
-        throw RenderError(
-          .writeFailed, path: path, reason: "cannot move the finished file: \(reason)")
-      }
-    case .standardOutput, .stream:
-      do {
-        try copySpool()
-      } catch {
-        discard()
-        throw error
-      }
-      unlink(temporaryPath)
-    }
-    UnfinishedOutputs.remove(temporaryPath)
-    isFinished = true
-  }
-
-  /// Copies the spooled output into the special destination.
-  private func copySpool() throws(RenderError) {
-    let source = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-    guard source >= 0 else {
-      throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(errno)))
-    }
-    defer { close(source) }
-    let destination = target.openStream()
-    guard destination >= 0 else {
-      throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(errno)))
-    }
-    defer { close(destination) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 {
-        throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(errno)))
-      }
-      if n == 0 { return }
-      let code = buffer.withUnsafeBytes {
-        SwellFiles.writeAll(destination, .init(rebasing: $0[0..<n]))
-      }
-      if code != 0 {
-        throw RenderError(.writeFailed, path: path, reason: String(cString: strerror(code)))
-      }
+      throw Self.error(error, path: path)
     }
   }
 
   /// Closes and removes the temporary file; does nothing after ``commit()``.
-  func discard() {
-    guard !isFinished else { return }
-    isFinished = true
-    if descriptor >= 0 {
-      close(descriptor)
-      descriptor = -1
+  func discard() { output.discard() }
+
+  /// The error naming `path` for a failure of the output.
+  private static func error(_ failure: AtomicOutput.Failure, path: String) -> RenderError {
+    func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    switch failure {
+    case .namesFolder:
+      return RenderError(
+        .unwritableOutput, path: path, reason: "the output path names a folder")
+    case .folderUnreachable(let folder, let code):
+      return RenderError(
+        .unwritableOutput, path: path, reason: "output folder '\(folder)': \(reason(code))")
+    case .notAFolder(let folder):
+      return RenderError(.unwritableOutput, path: path, reason: "'\(folder)' is not a folder")
+    case .cannotCreate(let folder, let code):
+      return RenderError(
+        .unwritableOutput, path: path,
+        reason: "cannot create a file in '\(folder)': \(reason(code))")
+    case .closed:
+      return RenderError(.invalidState, path: path, reason: "the file is already closed")
+    case .io(let code):
+      return RenderError(.writeFailed, path: path, reason: reason(code))
+    case .rename(let code):
+      return RenderError(
+        .writeFailed, path: path, reason: "cannot move the finished file: \(reason(code))")
     }
-    unlink(temporaryPath)
-    UnfinishedOutputs.remove(temporaryPath)
   }
 }
 
