@@ -95,8 +95,12 @@ struct LiveWindowToolTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let x = try PrivateXServer()
     let display = x.display
+    // The first frame is saved as first.png: the keys go in only once it has been presented
+    // (keys that arrive before any frame would pause, resume and quit with no frame drawn).
+    let first = folder.appendingPathComponent("first.png").path
     let r = try await LiveTool.run(
-      ["live", scene, "--stats"], environment: ["DISPLAY": display], directory: folder
+      ["live", scene, "--stats", "--screenshot-at", "0", "--screenshot", "first.png"],
+      environment: ["DISPLAY": display], directory: folder
     ) { process in
       var window = ""
       let found = try waitFor(seconds: 60) {
@@ -109,10 +113,13 @@ struct LiveWindowToolTests {
       }
       guard found else { throw ToolError("no window appeared") }
       try focus(window, display: display)
+      guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: first) }) else {
+        throw ToolError("the first frame was never presented")
+      }
       // Pause and ask for a screenshot; once the paused loop has written it, resume and quit.
       // (Keys that arrive together are handled in order in one turn of the loop.)
       try spawnProgram("xdotool", ["key", "--window", window, "space", "s"], display: display)
-      let shot = folder.appendingPathComponent("swell-live-plain-1.png").path
+      let shot = folder.appendingPathComponent("swell-live-plain-2.png").path
       guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: shot) }) else {
         throw ToolError("no screenshot while paused")
       }
@@ -121,11 +128,12 @@ struct LiveWindowToolTests {
     withExtendedLifetime(x) {}
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("paused at ") == true, "\(lines)")
-    #expect(lines.contains("screenshot: ./swell-live-plain-1.png"), "\(lines)")
+    #expect(lines.first == "screenshot: first.png", "\(lines)")
+    #expect(lines.dropFirst().first?.hasPrefix("paused at ") == true, "\(lines)")
+    #expect(lines.contains("screenshot: ./swell-live-plain-2.png"), "\(lines)")
     #expect(lines.contains("resumed"))
     #expect(try LiveTool.stats(r.stdout)["frames"].map { $0 >= 1 } == true)
-    let png = try Data(contentsOf: folder.appendingPathComponent("swell-live-plain-1.png"))
+    let png = try Data(contentsOf: folder.appendingPathComponent("swell-live-plain-2.png"))
     // IHDR: width and height, big-endian, at bytes 16..<24.
     #expect(png.count > 24)
     #expect(Array(png[16..<24]) == [0, 0, 0, 64, 0, 0, 0, 48])
