@@ -4,7 +4,7 @@ the way `swell evaluate --broad` scores Swell, with the same optional input chan
 
     python3 bench/vqf_broad.py DIR [--rate HZ] [--disturb-start] [--disturb-fade S]
                                    [--trials 01,06,...] [--json]
-    python3 bench/vqf_broad.py DIR --inject all|taps1..3|vibration1..3 [--swell PATH]
+    python3 bench/vqf_broad.py DIR --inject all|taps1..3|vibration1..3[@SEED] [--swell PATH]
 
 --disturb-start adds a magnet's field, (20, -20, 15) uT in the sensor frame, during the first
 25 s of each trial (the trials rest there); --disturb-fade S lets it fade linearly to zero over
@@ -168,7 +168,8 @@ def main():
     p.add_argument("--disturb-fade", type=float, default=0.0)
     p.add_argument("--trials", help="comma-separated trial-number prefixes, e.g. 01,06")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--inject", help="taps1-3, vibration1-3 or all (added by swell)")
+    p.add_argument("--inject", help="taps1-3, vibration1-3 or all, each optionally @SEED "
+                   "(added by swell)")
     p.add_argument("--swell", default=".build/release/swell", help="the swell binary")
     a = p.parse_args()
     a.quiet = False
@@ -176,7 +177,8 @@ def main():
     if a.trials:
         keep = a.trials.split(",")
         names = [n for n in names if any(n.startswith(k) for k in keep)]
-    if a.inject == "all":
+    if a.inject and a.inject.split("@")[0] == "all":
+        seed = "@" + a.inject.split("@", 1)[1] if "@" in a.inject else ""
         a.quiet = True
         f = lambda r: "%.2f / %.2f / %.2f" % r
         clean = evaluate(a.directory, names, a)
@@ -187,7 +189,7 @@ def main():
         print("%-14s%-32s%s" % ("clean", f(c9), f(c6)))
         with tempfile.TemporaryDirectory() as tmp:
             for kind in ["taps1", "taps2", "taps3", "vibration1", "vibration2", "vibration3"]:
-                rows = evaluate(exported(a, kind, tmp), names, a)
+                rows = evaluate(exported(a, kind + seed, tmp), names, a)
                 m9 = tuple(np.mean([r[1][k] for r in rows]) for k in range(3))
                 m6 = tuple(np.mean([r[2][k] for r in rows]) for k in range(3))
                 print("%-14s%-32s%s" % (kind, "%s (%+.2f)" % (f(m9), m9[0] - c9[0]),

@@ -23,6 +23,34 @@ public struct BroadExperiment: Sendable {
   public var injection: BroadInjection?
   /// The injection's name in the table's title (`nil`: its ``BroadInjection/label``).
   public var injectionName: String?
+  /// Whether ``injectionSummary(directory:)`` is asked for (`all`) rather than one injection.
+  public var injectsAll = false
+  /// The seed of the summary's six injections (the default, 21, is the one the v3
+  /// mechanisms were designed with; any other is a fresh draw of the same disturbances).
+  public var injectionSeed = BroadInjection.defaultSeed
+
+  /// Sets the injection from its command-line word: `taps1`-`taps3`, `vibration1`-`vibration3`
+  /// or `all` (the summary of clean and each of the six), each optionally with `@SEED` (a
+  /// decimal seed instead of 21), e.g. `vibration3@7` or `all@7`.
+  ///
+  /// - Parameter word: The word.
+  /// - Returns: False for a word that is none of these (nothing is changed then).
+  public mutating func setInjection(_ word: String) -> Bool {
+    let parts = word.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    let label = String(parts[0])
+    var seed = BroadInjection.defaultSeed
+    if parts.count == 2 {
+      guard let s = UInt64(parts[1]) else { return false }
+      seed = s
+    }
+    if label == "all" {
+      (injectsAll, injectionSeed) = (true, seed)
+      return true
+    }
+    guard let injection = BroadInjection.parse(label, seed: seed) else { return false }
+    (self.injection, injectionName) = (injection, word)
+    return true
+  }
 
   /// No trial's name starts with one of the prefixes.
   public struct NoMatchingTrial: Error, Hashable, Sendable {
@@ -91,12 +119,13 @@ public struct BroadExperiment: Sendable {
     }
     let clean = BroadEvaluation(fusing: resampled(trials), settings: settings)
     guard let c9 = clean.mean(mode: .nineD), let c6 = clean.mean(mode: .sixD) else { return nil }
-    var text = "mean of \(trials.count) trials, total / heading / inclination (change of total)\n"
+    var text = "mean of \(trials.count) trials, total / heading / inclination (change of total)"
+    text += injectionSeed == BroadInjection.defaultSeed ? "\n" : ", seed \(injectionSeed)\n"
     text += pad("input", 14) + pad("9D", 32) + "6D\n"
     text += pad("clean", 14) + pad(triple(c9), 32) + triple(c6) + "\n"
     for kind in BroadInjection.Kind.allCases {
       for strength in BroadInjection.strengths {
-        let injection = BroadInjection(kind: kind, strength: strength)
+        let injection = BroadInjection(kind: kind, strength: strength, seed: injectionSeed)
         let e = BroadEvaluation(
           fusing: resampled(trials.map { $0.injecting(injection) }), settings: settings)
         guard let m9 = e.mean(mode: .nineD), let m6 = e.mean(mode: .sixD) else { continue }

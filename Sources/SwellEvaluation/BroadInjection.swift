@@ -38,6 +38,8 @@ public struct BroadInjection: Sendable, Hashable, Codable {
   public var strength: Int
   /// The generator's seed (combined with the trial's name).
   public var seed: UInt64
+  /// The seed used unless another is given: 21.
+  public static let defaultSeed: UInt64 = 21
 
   /// The strengths an injection can have.
   public static let strengths = 1...3
@@ -48,7 +50,7 @@ public struct BroadInjection: Sendable, Hashable, Codable {
   ///   - kind: Taps or vibration.
   ///   - strength: 1, 2 or 3 (clamped into that range).
   ///   - seed: The generator's seed.
-  public init(kind: Kind, strength: Int, seed: UInt64 = 21) {
+  public init(kind: Kind, strength: Int, seed: UInt64 = defaultSeed) {
     self.kind = kind
     self.strength = min(max(strength, 1), 3)
     self.seed = seed
@@ -71,7 +73,7 @@ public struct BroadInjection: Sendable, Hashable, Codable {
   ///   - text: The label.
   ///   - seed: The generator's seed.
   /// - Returns: The injection, or `nil` for an unknown label.
-  public static func parse(_ text: String, seed: UInt64 = 21) -> BroadInjection? {
+  public static func parse(_ text: String, seed: UInt64 = defaultSeed) -> BroadInjection? {
     for kind in Kind.allCases where text.hasPrefix(kind.rawValue) {
       let rest = text.dropFirst(kind.rawValue.count)
       if rest.isEmpty { return BroadInjection(kind: kind, strength: 2, seed: seed) }

@@ -251,3 +251,37 @@ struct DeviceReferenceTests {
     #expect(throws: NumericTableError.self) { try DeviceReferenceEvaluation(folder: dir) }
   }
 }
+
+@Suite("BroadExperiment.setInjection: the --inject word, with an optional seed")
+struct InjectionWordTests {
+  @Test(
+    "labels, all, and @SEED",
+    arguments: [
+      ("taps3", BroadInjection(kind: .taps, strength: 3), false, BroadInjection.defaultSeed),
+      ("vibration1@7", BroadInjection(kind: .vibration, strength: 1, seed: 7), false, 21),
+      ("taps@0", BroadInjection(kind: .taps, strength: 2, seed: 0), false, 21),
+      ("all", nil, true, 21),
+      ("all@99991", nil, true, 99991),
+    ] as [(String, BroadInjection?, Bool, UInt64)])
+  func words(word: String, injection: BroadInjection?, all: Bool, summarySeed: UInt64) {
+    var e = BroadExperiment()
+    let accepted = e.setInjection(word)
+    #expect(accepted)
+    #expect(e.injection == injection)
+    #expect(e.injectsAll == all)
+    #expect(e.injectionSeed == summarySeed)
+    if injection != nil { #expect(e.injectionName == word) }
+  }
+
+  @Test(
+    "an unknown label or a seed that is not a whole number changes nothing",
+    arguments: [
+      "knocks", "taps4", "all@", "all@-1", "taps1@x", "vibration2@1.5", "@7", "",
+    ])
+  func rejected(word: String) {
+    var e = BroadExperiment()
+    let accepted = e.setInjection(word)
+    #expect(!accepted)
+    #expect(e.injection == nil && !e.injectsAll && e.injectionSeed == BroadInjection.defaultSeed)
+  }
+}

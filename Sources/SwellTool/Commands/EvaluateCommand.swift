@@ -32,8 +32,6 @@ struct EvaluateCommand: TypedToolCommand {
     var againstDevice: String?
     /// The `--broad` developer run that the options below `--json` describe.
     var experiment = BroadExperiment()
-    /// `--inject all`: the clean and six disturbed runs, as a summary.
-    var injectAll = false
     var export: String?
     /// The developer options given (`--set`, `--trials`, ...), for the messages.
     var developerOptions: [String] = []
@@ -78,18 +76,15 @@ struct EvaluateCommand: TypedToolCommand {
           "only the trials whose names start with one of LIST (comma separated, e.g. "
           + "01,06,10), such as a tuning or a hold-out subset"
       ).map { $0.split(separator: ",").map(String.init) }
-      let inject = p.option(
+      if let inject = p.option(
         "--inject", value: "KIND",
         help:
           "add seeded taps or vibration to every trial (taps1-3, vibration1-3, or all: "
-          + "clean and each of the six, as a summary)")
-      if let inject, inject != "all" {
-        guard let injection = BroadInjection.parse(inject) else {
-          throw UsageError("--inject takes taps1-3, vibration1-3 or all, got \(inject)")
-        }
-        (experiment.injection, experiment.injectionName) = (injection, inject)
+          + "clean and each of the six, as a summary; KIND@SEED draws them afresh)"),
+        !experiment.setInjection(inject)
+      {
+        throw UsageError("--inject takes taps1-3, vibration1-3 or all[@SEED], got \(inject)")
       }
-      injectAll = inject == "all"
       export = p.option(
         "--export", value: "OUTDIR", kind: .directory,
         help: "write the changed trials as BROAD CSVs to OUTDIR instead of evaluating")
@@ -171,7 +166,7 @@ struct EvaluateCommand: TypedToolCommand {
   private static func runExperiment(_ o: Options, folder: URL, console: Console) throws -> Int32 {
     let experiment = o.experiment
     do {
-      if o.injectAll {
+      if experiment.injectsAll {
         guard let text = try experiment.injectionSummary(directory: folder) else { return 1 }
         console.out(text)
       } else if let export = o.export {
