@@ -105,8 +105,9 @@ struct RenderCommand: TypedToolCommand {
     let maximum = (o.format ?? (try? OutputFormat(path: out)))?.maximumFramesPerSecond
     if let maximum, let fps = o.fps, fps > maximum {
       throw UsageError(
-        "a GIF plays at most 50 frames per second (its delays are whole hundredths of a "
-          + "second); use --fps 50 or lower, got \(displayNumber(fps))")
+        "a GIF plays at most \(displayNumber(maximum)) frames per second (its delays are whole "
+          + "hundredths of a second); use --fps \(displayNumber(maximum)) or lower, got "
+          + displayNumber(fps))
     }
     let fps = o.fps ?? min(60, maximum ?? 60)
     var job = SceneExport(
