@@ -8,7 +8,9 @@ struct SensorsCommandTests {
   func lists() throws {
     let tree = try FakeIIOTree()
     try tree.addBMI160()
-    let r = try runSwell(["sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev])
+    let r = try runSwell([
+      "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--measure", "0",
+    ])
     #expect(r.status == 0, "\(r.err)")
     #expect(
       r.out == """
@@ -25,6 +27,7 @@ struct SensorsCommandTests {
           accel: m/s² per count, mount matrix 0, 1, 0; -1, 0, 0; 0, 0, 1 (a rotation, determinant 1)
           anglvel: rad/s per count, mount matrix identity
           buffered: yes (buffer/), 24 bytes per scan, \(tree.dev)/iio:device0 readable
+          timestamps: hardware (in_timestamp, buffered)
 
         """)
   }
@@ -67,6 +70,74 @@ struct SensorsCommandTests {
     let empty = try runSwell(["sensors", "--sysfs-root", tree.sysfs])
     #expect(empty.status == 1)
     #expect(empty.err.contains("has no device with accel, anglvel or magn channels"))
+  }
+
+  @Test("the doctor: --json reads each sensor, measures its rate and names the unit mistake")
+  func doctorJSON() throws {
+    let tree = try FakeIIOTree()
+    try tree.addDevice(
+      0, name: "lis3dh", types: ["accel"], raw: ["accel_z": 1000], scales: ["accel": "0.001"],
+      buffered: false)
+    let r = try runSwell([
+      "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--json", "--measure", "0.3",
+    ])
+    #expect(r.status == 0, "\(r.err)")
+    let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+    let sensors = try #require(json?["sensors"] as? [[String: Any]])
+    try #require(sensors.count == 1)
+    #expect(sensors[0]["kind"] as? String == "iio")
+    #expect(sensors[0]["mountMatrix"] as? String == "missing")
+    let measurement = try #require(sensors[0]["measurement"] as? [String: Any])
+    #expect((measurement["samples"] as? Int ?? 0) > 0)
+    #expect(abs((measurement["accelerometerMagnitude"] as? Double ?? 0) - 1) < 1e-9)
+    let problems = try #require(sensors[0]["problems"] as? [[String: Any]])
+    #expect(problems.contains { ($0["message"] as? String ?? "").contains("its scale is in g") })
+    #expect(problems.contains { ($0["fix"] as? String ?? "").contains("9.80665") })
+    let text = try runSwell([
+      "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--measure", "0.3",
+    ])
+    #expect(text.out.contains("  problem: the accelerometer reads 1 at rest instead of 9.81 m/s²"))
+    #expect(text.out.contains("  measured: "))
+  }
+
+  @Test("--guided-tilt: two poses give the mount matrix and the hwdb line")
+  func guidedTilt() throws {
+    let tree = try FakeIIOTree()
+    // A sensor mounted turned a quarter turn: its y axis is the screen's -x, its x the screen's y.
+    try tree.addDevice(
+      0, name: "mxc4005", types: ["accel"], raw: ["accel_z": 981], scales: ["accel": "0.01"],
+      buffered: false)
+    try tree.write("modalias", "i2c:mxc4005")
+    let process = Process()
+    process.executableURL = try swellExecutable()
+    process.arguments = [
+      "sensors", "--sysfs-root", tree.sysfs, "--guided-tilt", "iio:device0", "--measure", "0.5",
+    ]
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    input.fileHandleForWriting.write(Data("\n".utf8))
+    // Wait for the second prompt (the flat pose is measured), then stand the device upright:
+    // gravity along the screen's +y, which this sensor reads on its x axis.
+    var prompts = ""
+    while !prompts.contains("upright"), process.isRunning {
+      prompts += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+    }
+    try tree.write("iio:device0/in_accel_z_raw", "0")
+    try tree.write("iio:device0/in_accel_x_raw", "981")
+    input.fileHandleForWriting.write(Data("\n".utf8))
+    try input.fileHandleForWriting.close()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(prompts)")
+    // Rows: x = y × z = (0, -1, 0); y = the sensor's +x; z = the sensor's +z.
+    #expect(out.contains("mount matrix: 0, -1, 0; 1, 0, 0; 0, 0, 1\n"), "\(out)")
+    #expect(out.contains(" ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1\n"), "\(out)")
+    #expect(out.contains("sensor:modalias:i2c:mxc4005*\n"), "\(out)")
   }
 
   @Test("rejects unknown options")
