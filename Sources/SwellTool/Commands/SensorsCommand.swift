@@ -129,13 +129,13 @@ struct SensorsCommand: TypedToolCommand {
 
 /// Runs async work to its end from synchronous code (a command's `run`).
 func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-  let box = Mutex<T?>(nil)
+  let box = Mutex<[T]>([])
   let done = DispatchSemaphore(value: 0)
   Task.detached {
     let value = await work()
-    box.withLock { $0 = value }
+    box.withLock { $0 = [value] }
     done.signal()
   }
   done.wait()
-  return box.withLock { $0! }
+  return box.withLock { $0[0] }
 }
