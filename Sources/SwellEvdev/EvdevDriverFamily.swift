@@ -15,9 +15,11 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
   case dualShock4
   /// Nintendo Switch Pro Controller (`hid-nintendo`).
   case switchPro
-  /// A single left Joy-Con, held flat face up with its stick on the left (`hid-nintendo`).
+  /// A single left Joy-Con (`hid-nintendo`), in the frame it has on the console: lying face up,
+  /// its L/ZL end away from the player.
   case joyConLeft
-  /// A single right Joy-Con, held flat face up with its buttons on the right (`hid-nintendo`).
+  /// A single right Joy-Con (`hid-nintendo`), in the frame it has on the console: lying face up,
+  /// its R/ZR end away from the player.
   case joyConRight
   /// The Steam Deck's built-in controller (`hid-steam`).
   case steamDeck
@@ -77,12 +79,25 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
 
   /// How this family's evdev axes turn into Swell's device frame (see docs/sensors.md for the
   /// source of each).
+  ///
+  /// - `dualSense`, `dualShock4`: `hid-playstation` (and `hid-sony` for the DualShock 4) pass
+  ///   the pad's gyroscope and accelerometer words straight to `ABS_RX/RY/RZ` and `ABS_X/Y/Z`
+  ///   (`dualsense_parse_report`, `dualshock4_parse_report`), and SDL passes the same words
+  ///   unchanged as its sensor axes (`SDL_hidapi_ps5.c`), so the node is in SDL's controller
+  ///   frame: ``EvdevAxisMapping/sdlController``.
+  /// - `steamDeck`: `hid-steam` (`steam_do_deck_sensors_event`) turns the Deck's IMU into the
+  ///   same frame (ABS_Y = IMU z, ABS_Z = −IMU y, ABS_RY = gyro z, ABS_RZ = −gyro y):
+  ///   ``EvdevAxisMapping/sdlController``.
+  /// - `switchPro`, `joyConLeft`, `joyConRight`: `hid-nintendo` (`joycon_parse_imu_report`)
+  ///   reports x toward the triggers, y to the left, z up out of the buttons, negating the right
+  ///   Joy-Con's y and z so that both Joy-Cons and the Pro Controller agree:
+  ///   ``EvdevAxisMapping/nintendo``.
+  /// - `generic`: ``EvdevAxisMapping/identity``.
   public var axisMapping: EvdevAxisMapping {
     switch self {
-    case .dualSense, .dualShock4, .switchPro, .joyConLeft, .joyConRight, .steamDeck:
-      return .sdlController
-    case .generic:
-      return .identity
+    case .dualSense, .dualShock4, .steamDeck: return .sdlController
+    case .switchPro, .joyConLeft, .joyConRight: return .nintendo
+    case .generic: return .identity
     }
   }
 
@@ -160,4 +175,8 @@ public struct EvdevAxisMapping: Hashable, Sendable {
   /// toward the player, the pad held in front of you) to Swell's (the pad lying face up: +x
   /// right, +y away from the player, +z up out of its face): device = (x, −z, y).
   public static let sdlController = EvdevAxisMapping(x: .plusX, y: .minusZ, z: .plusY)
+
+  /// `hid-nintendo`'s frame (x toward the triggers, y to the left, z up out of the buttons, the
+  /// comment in `joycon_parse_imu_report`) to Swell's: device = (−y, x, z).
+  public static let nintendo = EvdevAxisMapping(x: .minusY, y: .plusX, z: .plusZ)
 }
