@@ -93,8 +93,8 @@ let package = Package(
       name: "Swell",
       dependencies: [
         "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellRecordings",
-        "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves", "SwellCairo", "SwellRender",
-        "SwellScenes", "SwellPlayback", "SwellLive",
+        "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves",
+        "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
     // MARK: The command-line tool
@@ -105,8 +105,8 @@ let package = Package(
     .target(
       name: "SwellBenchmarks",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellLayers", "SwellWaves", "SwellCairo", "SwellRender",
-        "SwellScenes",
+        "SwellGeometry", "SwellMotion", "SwellEvdev", "SwellLayers", "SwellWaves", "SwellCairo",
+        "SwellRender", "SwellScenes",
       ]),
     .target(
       name: "SwellTool",
@@ -137,7 +137,9 @@ let package = Package(
     // MARK: Fuzzing (Scripts/fuzz.sh)
     .executableTarget(
       name: "swell-fuzz",
-      dependencies: ["SwellMotion", "SwellEvdev", "SwellRecordings", "SwellScenes", "SwellSensors"],
+      dependencies: [
+        "SwellMotion", "SwellEvdev", "SwellRecordings", "SwellScenes", "SwellSensors",
+      ],
       path: "Tests/Fuzz/Driver"),
 
     // MARK: Tests

@@ -146,7 +146,7 @@ public struct EvdevMotionDecoder: Sendable {
       let n = sorted.count
       let median =
         n % 2 == 1 ? Double(sorted[n / 2]) : Double(sorted[n / 2 - 1] + sorted[n / 2]) / 2
-      s.declaredIntervalSeconds = median * 1e-6
+      s.declaredIntervalSeconds = median / 1e6
     }
     return s
   }

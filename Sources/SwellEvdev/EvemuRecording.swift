@@ -91,7 +91,8 @@ public struct EvemuRecording: Hashable, Sendable {
   ///   - fileName: The file's name, for errors.
   /// - Returns: The recording.
   /// - Throws: `RecordingError` naming the file, the line and the field of the first problem.
-  public static func parse(_ text: String, fileName: String) throws(RecordingError) -> EvemuRecording
+  public static func parse(_ text: String, fileName: String) throws(RecordingError)
+    -> EvemuRecording
   {
     var parser = EvemuParser(fileName: fileName)
     var text = text
@@ -148,7 +149,8 @@ struct EvemuParser {
       lineNumber = max(lineNumber, 1)
       throw RecordingError(
         file: fileName,
-        message: name == nil ? "not an evemu recording: no 'N:' (device name) line"
+        message: name == nil
+          ? "not an evemu recording: no 'N:' (device name) line"
           : "not an evemu recording: no 'I:' (device id) line")
     }
     let description = EvdevDeviceDescription(

@@ -25,7 +25,8 @@ struct DecoderTests {
     #expect(isApproximatelyEqual(samples[0].gyroscope, Vector3(radiansPerDegree, 0, 0)))
     #expect(isApproximatelyEqual(samples[1].accelerometer, Vector3(0.5 * g, 0, g)))
     #expect(
-      isApproximatelyEqual(samples[1].gyroscope, Vector3(radiansPerDegree, 2 * radiansPerDegree, 0)))
+      isApproximatelyEqual(samples[1].gyroscope, Vector3(radiansPerDegree, 2 * radiansPerDegree, 0))
+    )
     #expect(samples.map(\.timestamp) == [0.001, 0.005])
   }
 
@@ -41,7 +42,8 @@ struct DecoderTests {
     #expect(decoder.statistics.frames == 0)
   }
 
-  @Test("SYN_DROPPED discards up to and including the next SYN_REPORT, then takes the re-read state")
+  @Test(
+    "SYN_DROPPED discards up to and including the next SYN_REPORT, then takes the re-read state")
   func droppedSynchronization() throws {
     var decoder = try EvdevMotionDecoder(description: dualSenseDescription())
     var s = EventScript()
@@ -214,7 +216,10 @@ struct DecoderTests {
   @Test("families from names when the ids are unknown")
   func familiesFromNames() {
     let names: [(String, EvdevDriverFamily)] = [
-      ("Sony Interactive Entertainment DualSense Edge Wireless Controller Motion Sensors", .dualSense),
+      (
+        "Sony Interactive Entertainment DualSense Edge Wireless Controller Motion Sensors",
+        .dualSense
+      ),
       ("Sony Interactive Entertainment Wireless Controller Motion Sensors", .dualShock4),
       ("Nintendo Switch Pro Controller (IMU)", .switchPro),
       ("Nintendo Switch Left Joy-Con (IMU)", .joyConLeft),

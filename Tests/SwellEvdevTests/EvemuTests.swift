@@ -43,7 +43,8 @@ struct EvemuTests {
     #expect(r.description.eventCodes[.key] == [176])
     #expect(
       r.description.absoluteAxes[0]
-        == EvdevAbsInfo(value: 0, minimum: -32768, maximum: 32768, fuzz: 16, flat: 0, resolution: 8192))
+        == EvdevAbsInfo(
+          value: 0, minimum: -32768, maximum: 32768, fuzz: 16, flat: 0, resolution: 8192))
     #expect(
       r.events == [
         EvdevEvent(seconds: 0, microseconds: 1, type: .absolute, code: 0, value: 12),
@@ -110,7 +111,10 @@ struct EvemuTests {
 
   @Test("structural problems: no name, events before the header, time going backwards")
   func structure() {
-    #expect(throws: RecordingError(file: "e.evemu", message: "not an evemu recording: no 'N:' (device name) line")) {
+    #expect(
+      throws: RecordingError(
+        file: "e.evemu", message: "not an evemu recording: no 'N:' (device name) line")
+    ) {
       try EvemuRecording.parse("# EVEMU 1.3\n# nothing\n", fileName: "e.evemu")
     }
     #expect(
@@ -128,13 +132,16 @@ struct EvemuTests {
         evemu("E: 1.000000 0000 0000 0\nE: 0.999999 0000 0000 0\n"), fileName: "e.evemu")
     }
     #expect(
-      throws: RecordingError(file: "e.evemu", line: 8, message: "a description line after the first event")
+      throws: RecordingError(
+        file: "e.evemu", line: 8, message: "a description line after the first event")
     ) {
       try EvemuRecording.parse(
         evemu("E: 1.000000 0000 0000 0\nA: 01 0 1 0 0 1\n"), fileName: "e.evemu")
     }
     let long = String(repeating: "#", count: EvemuRecording.maximumLineLength + 1)
-    #expect(throws: RecordingError(file: "e.evemu", line: 1, message: "line longer than 4096 bytes")) {
+    #expect(
+      throws: RecordingError(file: "e.evemu", line: 1, message: "line longer than 4096 bytes")
+    ) {
       try EvemuRecording.parse(long, fileName: "e.evemu")
     }
   }
@@ -181,16 +188,18 @@ struct EvemuTests {
     var rng = SplitMix64(seed: seed)
     for _ in 0..<20 {
       let letters = Array("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ0123456789-_()\"'é")
-      var name = String((0..<Int.random(in: 1...60, using: &rng)).map { _ in
-        letters.randomElement(using: &rng)!
-      })
+      var name = String(
+        (0..<Int.random(in: 1...60, using: &rng)).map { _ in
+          letters.randomElement(using: &rng)!
+        })
       name = "N" + name + "X"
       var codes: [EvdevEventType: Set<UInt16>] = [:]
       for _ in 0..<Int.random(in: 0...4, using: &rng) {
         let type = EvdevEventType(rawValue: UInt16.random(in: 0...0x1f, using: &rng))
-        codes[type] = Set((0..<Int.random(in: 0...20, using: &rng)).map { _ in
-          UInt16.random(in: 0...0x2ff, using: &rng)
-        })
+        codes[type] = Set(
+          (0..<Int.random(in: 0...20, using: &rng)).map { _ in
+            UInt16.random(in: 0...0x2ff, using: &rng)
+          })
       }
       var axes: [UInt16: EvdevAbsInfo] = [:]
       for _ in 0..<Int.random(in: 0...8, using: &rng) {
@@ -204,9 +213,10 @@ struct EvemuTests {
         name: name, bus: .random(in: 0...0xffff, using: &rng),
         vendor: .random(in: 0...0xffff, using: &rng), product: .random(in: 0...0xffff, using: &rng),
         version: .random(in: 0...0xffff, using: &rng),
-        properties: Set((0..<Int.random(in: 0...5, using: &rng)).map { _ in
-          Int.random(in: 0...0x1f, using: &rng)
-        }),
+        properties: Set(
+          (0..<Int.random(in: 0...5, using: &rng)).map { _ in
+            Int.random(in: 0...0x1f, using: &rng)
+          }),
         absoluteAxes: axes, eventCodes: codes,
         uniq: Bool.random(using: &rng) ? "aa:bb:\(seed)" : nil,
         phys: Bool.random(using: &rng) ? "usb-0000:00:14.0-\(seed)/input3" : nil)
@@ -218,7 +228,8 @@ struct EvemuTests {
           EvdevEvent(
             seconds: micros / 1_000_000, microseconds: micros % 1_000_000,
             type: EvdevEventType(rawValue: .random(in: 0...0x1f, using: &rng)),
-            code: .random(in: 0...0x2ff, using: &rng), value: .random(in: .min ... .max, using: &rng)))
+            code: .random(in: 0...0x2ff, using: &rng),
+            value: .random(in: .min ... .max, using: &rng)))
       }
       let recording = EvemuRecording(description: description, events: events)
       let parsed = try EvemuRecording.parse(recording.text(), fileName: "r.evemu")

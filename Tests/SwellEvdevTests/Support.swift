@@ -32,7 +32,9 @@ func dualSenseDescription(values: [Int32] = [0, 0, 0, 0, 0, 0]) -> EvdevDeviceDe
     name: "Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors",
     bus: 0x03, vendor: 0x054c, product: 0x0ce6, version: 0x8111, properties: [6],
     absoluteAxes: axes,
-    eventCodes: [.synchronization: [0, 1, 3], .absolute: [0, 1, 2, 3, 4, 5], .miscellaneous: [5]],
+    eventCodes: [
+      .synchronization: [0, 1, 3], .absolute: [0, 1, 2, 3, 4, 5], .miscellaneous: [5],
+    ],
     uniq: "a0:ab:51:12:34:56")
 }
 
