@@ -45,14 +45,16 @@ public struct EvdevDecoderStatistics: Hashable, Sendable {
 /// - Time: when the family has a device clock and the frame has an `MSC_TIMESTAMP` (µs, a
 ///   32-bit counter that wraps and may read negative as a signed value; its place in the frame,
 ///   before or after the axes, does not matter), the sample time is the unwrapped device time
-///   plus an offset onto the event clock. The offset follows the lower envelope of
-///   (event time − device time): each frame it may rise by at most 500 µs per second of event
-///   time (10 times a cheap crystal's 50 ppm) and it drops at once to any smaller observation.
-///   Transport delays only ever add to an observation, so the envelope is the delay-free offset;
-///   it tracks a drifting device clock, so over long runs the samples stay on the host clock,
-///   while their spacing is the device's. Without a timestamp (or for `hid-steam`, whose
-///   timestamp is synthesised) the event time is used. Times are made strictly increasing by at
-///   least 1 µs.
+///   plus an offset onto the event clock. Each frame observes (event time − device time);
+///   transport delays only ever add to it, so the smallest observations are the delay-free
+///   offset. The target offset is the smallest observation of the last one to two seconds
+///   (two one-second blocks), so it follows a device clock that drifts against the host; the
+///   offset applied moves toward the target by at most 2000 µs per second of device time, so
+///   the samples keep the device's fine spacing (a 4 ms step moves by at most 8 µs). During the
+///   first block the lowest observation so far is used at once, while the stream's delay floor
+///   is being found. Without a timestamp (or for `hid-steam`, whose timestamp
+///   is synthesised) the event time is used. Times are made strictly increasing by at least
+///   1 µs.
 public struct EvdevMotionDecoder: Sendable {
   /// The node's description.
   public let description: EvdevDeviceDescription
@@ -63,8 +65,11 @@ public struct EvdevMotionDecoder: Sendable {
   /// Whether `MSC_TIMESTAMP` is used as the sample clock.
   public let usesDeviceClock: Bool
 
-  /// The offset may rise by this much per second of event time (500 ppm).
-  static let offsetRisePerSecond = 500e-6
+  /// The length of one block of the offset's running minimum, seconds of event time.
+  static let offsetBlockSeconds = 1.0
+  /// How fast the applied offset may move toward the target: seconds per second of device time
+  /// (2000 ppm).
+  static let offsetSlewPerSecond = 2000e-6
   /// A device-time step this much beyond the event-time step is a clock reset, seconds.
   static let clockResetThreshold = 1.0
   /// The number of `MSC_TIMESTAMP` deltas kept for the declared interval's median.
@@ -80,9 +85,13 @@ public struct EvdevMotionDecoder: Sendable {
   // Device clock.
   private var lastDeviceRaw: UInt32?
   private var deviceMicroseconds: Int64 = 0
-  private var offsetSeconds: Double?
   private var lastDeviceEventTime: Double = 0
-  private var lastOffsetEventTime: Double = 0
+  // Offset onto the event clock.
+  private var appliedOffset: Double?
+  private var currentBlockMinimum = Double.infinity
+  private var previousBlockMinimum = Double.infinity
+  private var blockStart = 0.0
+  private var lastMappedDevice = 0.0
   private var lastTimestamp: Double?
 
   // Statistics.
@@ -241,7 +250,7 @@ public struct EvdevMotionDecoder: Sendable {
     lastDeviceEventTime = eventTime
     if Double(delta) * 1e-6 > max(eventDelta, 0) + Self.clockResetThreshold {
       stats.deviceClockResets += 1
-      offsetSeconds = nil
+      appliedOffset = nil
     } else {
       if device < last { stats.timestampWraps += 1 }
       noteDelta(delta)
@@ -250,18 +259,33 @@ public struct EvdevMotionDecoder: Sendable {
     return deviceMicroseconds
   }
 
-  /// The device time in seconds mapped onto the event clock (the lower envelope of the offset).
+  /// The device time in seconds mapped onto the event clock (see the type's discussion).
   private mutating func mapped(deviceTime: Int64, eventTime: Double) -> Double {
-    let device = Double(deviceTime) * 1e-6
+    let device = Double(deviceTime) / 1e6
     let observed = eventTime - device
-    if let offset = offsetSeconds {
-      let rise = max(eventTime - lastOffsetEventTime, 0) * Self.offsetRisePerSecond
-      offsetSeconds = min(offset + rise, observed)
-    } else {
-      offsetSeconds = observed
+    guard let applied = appliedOffset else {
+      appliedOffset = observed
+      currentBlockMinimum = observed
+      previousBlockMinimum = .infinity
+      blockStart = eventTime
+      lastMappedDevice = device
+      return eventTime
     }
-    lastOffsetEventTime = eventTime
-    return device + (offsetSeconds ?? observed)
+    if eventTime - blockStart >= Self.offsetBlockSeconds {
+      previousBlockMinimum = currentBlockMinimum
+      currentBlockMinimum = .infinity
+      blockStart = eventTime
+    }
+    currentBlockMinimum = min(currentBlockMinimum, observed)
+    let target = min(previousBlockMinimum, currentBlockMinimum)
+    // During the first block the lowest offset seen so far is taken at once (the stream's
+    // delay floor is being found); after it, the offset slews.
+    let step = max(device - lastMappedDevice, 0) * Self.offsetSlewPerSecond
+    let next =
+      previousBlockMinimum.isInfinite ? target : applied + min(max(target - applied, -step), step)
+    appliedOffset = next
+    lastMappedDevice = device
+    return device + next
   }
 
   private mutating func noteDelta(_ delta: Int64) {

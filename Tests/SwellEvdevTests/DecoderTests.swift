@@ -113,14 +113,17 @@ struct DecoderTests {
       s.syn(at: micros)
       let sample = try #require(decoder.feed(all: s.events).first)
       worst = max(worst, abs(sample.timestamp - hostTrue))
-      if let previous { worstStep = max(worstStep, abs(sample.timestamp - previous - 0.004)) }
+      // After the first block (1 s, where the delay floor is being found), the spacing holds.
+      if let previous, k > 250 {
+        worstStep = max(worstStep, abs(sample.timestamp - previous - 0.004))
+      }
       previous = sample.timestamp
     }
     // Following the host: 10 minutes of 100 ppm is 60 ms; the mapping stays within the delay.
     #expect(worst < 0.0025)
-    // Keeping the device's spacing: steps stay within a few µs of 4 ms, far inside the 2 ms
-    // of arrival jitter.
-    #expect(worstStep < 20e-6)
+    // Keeping the device's spacing: a step moves by at most 2000 ppm of 4 ms (8 µs), far inside
+    // the 2 ms of arrival jitter.
+    #expect(worstStep <= 8.001e-6)
     #expect(decoder.statistics.timestampWraps == 0)
   }
 
