@@ -116,7 +116,8 @@ struct FixtureTests {
       // The device's fine spacing survives the arrival jitter (up to 0.5 ms in the fixtures)...
       // (The first report's samples come before any offset is known: hid-nintendo's first
       // three samples all take their arrival time, the later ones their device spacing.)
-      let settled = c.family == .switchPro || c.family == .joyConLeft || c.family == .joyConRight
+      let settled =
+        c.family == .switchPro || c.family == .joyConLeft || c.family == .joyConRight
         ? 3 : 0
       for (a, b) in zip(samples.dropFirst(settled), samples.dropFirst(settled + 1)) {
         #expect(abs(b.timestamp - a.timestamp - c.deviceStep) < 20e-6)
