@@ -3,6 +3,7 @@
 @_exported import SwellCairo
 @_exported import SwellEffects
 @_exported import SwellEvaluation
+@_exported import SwellEvdev
 @_exported import SwellGeometry
 @_exported import SwellLayers
 @_exported import SwellLive

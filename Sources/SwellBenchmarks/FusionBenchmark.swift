@@ -1,10 +1,12 @@
 import Foundation
+import SwellEvdev
 import SwellGeometry
 import SwellMotion
 
 /// Sensor-fusion throughput on synthetic motion: 9D and 6D fusion through the estimator's flat
 /// batch entry point, and a plain quaternion gyroscope-integration loop timed in the same run as
-/// the baseline.
+/// the baseline; beside them, the evdev decoder turning the same motion, as a DualSense's events,
+/// back into samples, and its rate as a multiple of 6D fusion's in the same run.
 ///
 /// When the environment variable `SWELL_BENCH_FUSION_SAMPLES` names a file, the samples are
 /// also written there as a raw IMU CSV (`t_s,gx,...,mz`, shortest round-trip numbers), so that a
@@ -104,12 +106,71 @@ package enum FusionBenchmark: Benchmark {
     let six = rates(measureSeconds(repetitions: reps) { fuse(.sixD) })
     progress("fusion: gyroscope integration baseline")
     let base = rates(measureSeconds(repetitions: reps) { integrate() })
+    progress("fusion: evdev decoding")
+    let events = EvdevStream(data)
+    let decode = rates(measureSeconds(repetitions: reps) { events.decode() })
+    let sixMedian = BenchmarkFigure(name: "", unit: "", values: six).median
     return [
+      BenchmarkFigure(name: "fusion.evdev_decode.samples_per_s", unit: "samples/s", values: decode),
+      BenchmarkFigure(
+        name: "fusion.evdev_decode.ratio_to_6d", unit: "x", values: decode.map { $0 / sixMedian }),
       BenchmarkFigure(name: "fusion.9d.samples_per_s", unit: "samples/s", values: nine),
       BenchmarkFigure(name: "fusion.6d.samples_per_s", unit: "samples/s", values: six),
       BenchmarkFigure(
         name: "fusion.baseline.gyro_integration.samples_per_s", unit: "samples/s", values: base),
     ]
+  }
+
+  /// The samples as the events of a DualSense motion node (hid-playstation's resolutions:
+  /// 8192 per g, 1024 per °/s; MSC_TIMESTAMP after the axes), decoded by `EvdevMotionDecoder`.
+  struct EvdevStream {
+    let description: EvdevDeviceDescription
+    let events: [EvdevEvent]
+
+    init(_ data: Data) {
+      var axes: [UInt16: EvdevAbsInfo] = [:]
+      for code in UInt16(0)..<3 {
+        axes[code] = EvdevAbsInfo(minimum: -32768, maximum: 32768, fuzz: 16, resolution: 8192)
+        axes[code + 3] = EvdevAbsInfo(
+          minimum: -2_097_152, maximum: 2_097_152, fuzz: 16, resolution: 1024)
+      }
+      description = EvdevDeviceDescription(
+        name: "Benchmark DualSense Motion Sensors", bus: 3, vendor: 0x054c, product: 0x0ce6,
+        properties: [EvdevCode.propertyAccelerometer], absoluteAxes: axes)
+      var events: [EvdevEvent] = []
+      events.reserveCapacity(data.t.count * 8)
+      let g = 8192 / standardGravity
+      let w = 1024 * 180 / Double.pi
+      for i in data.t.indices {
+        let micros = Int64((data.t[i] * 1e6).rounded()) + 1_000_000
+        func event(_ type: EvdevEventType, _ code: UInt16, _ value: Int32) -> EvdevEvent {
+          EvdevEvent(
+            seconds: micros / 1_000_000, microseconds: micros % 1_000_000, type: type, code: code,
+            value: value)
+        }
+        // SDL's frame on the node: (x, y, z)_evdev = (x, z, −y) of the device frame.
+        let a = [data.a[3 * i], data.a[3 * i + 2], -data.a[3 * i + 1]]
+        let r = [data.g[3 * i], data.g[3 * i + 2], -data.g[3 * i + 1]]
+        for k in 0..<3 { events.append(event(.absolute, UInt16(k), Int32((a[k] * g).rounded()))) }
+        for k in 0..<3 {
+          events.append(event(.absolute, UInt16(k + 3), Int32((r[k] * w).rounded())))
+        }
+        events.append(
+          event(.miscellaneous, EvdevCode.mscTimestamp, Int32(truncatingIfNeeded: micros)))
+        events.append(event(.synchronization, EvdevCode.synReport, 0))
+      }
+      self.events = events
+    }
+
+    /// Decodes every event; returns a value of the last sample so the work is kept.
+    func decode() -> Double {
+      guard var decoder = try? EvdevMotionDecoder(description: description) else { return .nan }
+      var last = 0.0
+      for e in events {
+        if let s = decoder.feed(e) { last = s.gyroscope.x }
+      }
+      return last
+    }
   }
 
   /// Writes the samples as a raw IMU CSV; a failure is reported on standard error only (the

@@ -235,7 +235,8 @@ public struct SceneSizeError: Error, Hashable, Sendable, CustomStringConvertible
 
 extension BuiltInScenes {
   /// The message for a motion recording given where a scene is expected: a folder (a Sensor
-  /// Logger or phyphox export), a `.csv` or a `.zip`, which scenes never are; `nil` otherwise.
+  /// Logger or phyphox export), a `.csv`, a `.zip` or an `.evemu`, which scenes never are; `nil`
+  /// otherwise.
   ///
   /// - Parameter nameOrPath: The scene argument.
   /// - Returns: One line saying the recording is a scene's motion, or `nil`.
@@ -246,7 +247,7 @@ extension BuiltInScenes {
     let kind: String
     if exists && isDirectory.boolValue {
       kind = "is a folder"
-    } else if lower.hasSuffix(".csv") || lower.hasSuffix(".zip") || lower.hasSuffix(".tsv") {
+    } else if [".csv", ".zip", ".tsv", ".evemu"].contains(where: lower.hasSuffix) {
       kind =
         exists ? "looks like a motion recording" : "(no such file) looks like a motion recording"
     } else {

@@ -36,7 +36,7 @@ struct BinaryInputTests {
     } throws: { error in
       "\(error)"
         == "\(name): this is \(kind), not a motion recording; expected a raw IMU CSV, a "
-        + "device-motion CSV, a phyphox CSV, or a Sensor Logger folder or .zip"
+        + "device-motion CSV, a phyphox CSV, an evemu recording, or a Sensor Logger folder or .zip"
     }
   }
 
@@ -60,8 +60,8 @@ struct BinaryInputTests {
     #expect(
       message.hasSuffix(
         "video.mp4: this is an MP4/QuickTime video, not a motion recording; "
-          + "expected a raw IMU CSV, a device-motion CSV, a phyphox CSV, or a Sensor Logger folder "
-          + "or .zip"))
+          + "expected a raw IMU CSV, a device-motion CSV, a phyphox CSV, an evemu recording, or a "
+          + "Sensor Logger folder or .zip"))
     #expect(!message.contains("\\u{0}") && !message.contains("\\0"))
     #expect(message.split(separator: "\n").count == 1)
   }

@@ -281,7 +281,7 @@ struct ImportTests {
       { _ = try MotionRecording.load(from: folder.appendingPathComponent("other.csv")) },
       "other.csv: unknown layout (header 'a,b,c'); expected a raw IMU CSV "
         + "(t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a device-motion CSV (time,attitude.w,...), a "
-        + "phyphox CSV, or a Sensor Logger folder or .zip")
+        + "phyphox CSV, an evemu recording, or a Sensor Logger folder or .zip")
     expectError(
       { _ = try MotionRecording.load(from: folder.appendingPathComponent("Gyroscope.csv")) },
       "Gyroscope.csv: a single Sensor Logger file; load the export's folder or .zip, which "

@@ -12,7 +12,7 @@ struct BenchCommandTests {
       try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
     for name in [
       "fusion.9d.samples_per_s", "fusion.6d.samples_per_s",
-      "fusion.baseline.gyro_integration.samples_per_s",
+      "fusion.baseline.gyro_integration.samples_per_s", "fusion.evdev_decode.samples_per_s",
     ] {
       let f = try #require(obj[name] as? [String: Any], "missing \(name) in \(out)")
       let median = try #require(f["median"] as? Double)
@@ -21,6 +21,15 @@ struct BenchCommandTests {
       #expect(lo > 0 && lo <= median && median <= hi, "\(name): \(f)")
       #expect(f["unit"] as? String == "samples/s")
     }
+    // The decoder's rate as a multiple of 6D fusion's, in the same run.
+    let ratio = try #require(obj["fusion.evdev_decode.ratio_to_6d"] as? [String: Any])
+    #expect(ratio["unit"] as? String == "x")
+    let decode = try #require(
+      (obj["fusion.evdev_decode.samples_per_s"] as? [String: Any])?["median"] as? Double)
+    let six = try #require((obj["fusion.6d.samples_per_s"] as? [String: Any])?["median"] as? Double)
+    let median = try #require(ratio["median"] as? Double)
+    // The JSON holds six significant digits.
+    #expect(abs(median - decode / six) <= 2e-5 * median)
   }
 
   @Test("--only water reports the physical water beside the classic response, per frame")

@@ -5,7 +5,7 @@ import SwellGeometry
 /// fused; what ``RecordingSource`` replays.
 ///
 /// Build one from samples, or load one from a file, folder or zip with `SwellRecordings`'
-/// `MotionRecording.load(from:)` (raw IMU and device-motion CSV, Sensor Logger, phyphox; see
+/// `MotionRecording.load(from:)` (raw IMU and device-motion CSV, Sensor Logger, phyphox, evemu; see
 /// `docs/recordings.md`).
 public struct MotionRecording: Sendable {
   /// Where a recording came from.
@@ -18,6 +18,8 @@ public struct MotionRecording: Sendable {
     case sensorLogger(platform: SensorLoggerPlatform)
     /// A phyphox CSV export.
     case phyphox
+    /// An evemu recording of a Linux evdev motion node (`evemu-record`, `swell record evdev`).
+    case evemu
   }
 
   /// What a recording holds.

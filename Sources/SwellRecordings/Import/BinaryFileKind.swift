@@ -68,6 +68,6 @@ enum BinaryFileKind {
   /// - Returns: One line saying what the file is and what a recording is.
   static func message(_ kind: String) -> String {
     "this is \(kind), not a motion recording; expected a raw IMU CSV, a device-motion CSV, "
-      + "a phyphox CSV, or a Sensor Logger folder or .zip"
+      + "a phyphox CSV, an evemu recording, or a Sensor Logger folder or .zip"
   }
 }

@@ -1,10 +1,12 @@
 import Foundation
+import SwellEvdev
 import SwellMotion
 
 extension MotionRecording {
   /// Loads a recording, detecting its format.
   ///
-  /// - Parameter url: A CSV file, a folder, or a `.zip`.
+  /// - Parameter url: A CSV file, an evemu recording (`.evemu`, or text starting `# EVEMU`), a
+  ///   folder, or a `.zip`.
   /// - Returns: The recording.
   /// - Throws: `RecordingError` naming the file (and line and column) of the first problem,
   ///   or saying what was found and what is needed when the layout is not recognised.
@@ -43,6 +45,9 @@ extension MotionRecording {
     if let kind = BinaryFileKind.describe(data) {
       throw RecordingError(file: name, message: BinaryFileKind.message(kind))
     }
+    if name.lowercased().hasSuffix(".evemu") || EvemuRecording.matches(prefix: data) {
+      return try loadEvemu(data, name: name)
+    }
     let header = try headerFields(data, fileName: name)
     if RawIMUCSV.matches(header: header) {
       return MotionRecording(
@@ -70,7 +75,21 @@ extension MotionRecording {
         "unknown layout (header "
         + "'\(UntrustedText.clipped(header.prefix(6).joined(separator: ",")))'); expected a raw IMU "
         + "CSV (t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a device-motion CSV (time,attitude.w,...), a "
-        + "phyphox CSV, or a Sensor Logger folder or .zip")
+        + "phyphox CSV, an evemu recording, or a Sensor Logger folder or .zip")
+  }
+
+  /// Decodes an evemu recording into raw samples through `EvdevMotionDecoder`, the decoder of
+  /// the live evdev source.
+  static func loadEvemu(_ data: Data, name: String) throws(RecordingError) -> MotionRecording {
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw RecordingError(file: name, message: "an evemu recording that is not UTF-8 text")
+    }
+    let recording = try EvemuRecording.parse(text, fileName: name)
+    do throws(EvdevDecodeError) {
+      return MotionRecording(name: name, format: .evemu, content: .samples(try recording.samples()))
+    } catch {
+      throw RecordingError(file: name, message: error.description)
+    }
   }
 
   static func load(files: RecordingFiles, name: String) throws(RecordingError) -> MotionRecording {

@@ -10,8 +10,8 @@ struct FuseCommand: TypedToolCommand {
       Fuses a raw motion recording into device motion, CoreMotion style, and writes the \
       device-motion CSV (docs/formats.md). INPUT is any recording Swell imports: a raw IMU CSV \
       (t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a Sensor Logger export (folder or .zip, iOS or \
-      Android), or a phyphox CSV export (file, folder or .zip). A device-motion CSV passes \
-      through. CSV files are streamed: memory does not grow with the recording.
+      Android), a phyphox CSV export (file, folder or .zip), or an evemu recording of a Linux \
+      gamepad's motion node (.evemu). A device-motion CSV passes through. CSV files are streamed: memory does not grow with the recording.
       """,
     examples: [
       "fuse recording.zip -o motion.csv",

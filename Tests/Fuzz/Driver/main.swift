@@ -9,6 +9,7 @@
 // writes the input to fuzz-crash-PARSER.bin and ends the process with the signal. It prints one
 // line: the parser, executions, seconds and how many inputs were accepted.
 import Foundation
+import SwellEvdev
 import SwellMotion
 import SwellRecordings
 import SwellScenes
@@ -126,6 +127,13 @@ func run(_ parser: String, _ input: [UInt8]) -> Bool {
     return true
   case "iio-scan-type": return (try? IIOScanType(parsing: text)) != nil
   case "iio-sysfs-value": return (try? IIOSysfs.parseMountMatrix(text, file: "m")) != nil
+  case "evemu":
+    guard let recording = try? EvemuRecording.parse(text, fileName: "f.evemu") else {
+      return false
+    }
+    _ = try? recording.samples()
+    _ = recording.text()
+    return (try? MotionRecording.load(file: data, name: "f.evemu")) != nil
   case "phone-packet":
     var decoder = PhoneStreamDecoder()
     return (try? decoder.decode(Substring(text))) != nil
