@@ -4,7 +4,7 @@
 #
 #   bash Scripts/fuzz.sh [--seconds TOTAL] [--seed N]   (default 60 s in all, seed from the clock)
 #
-# Each parser gets TOTAL / 10 seconds. A crash leaves fuzz-crash-PARSER.bin (the input) in
+# Each parser gets TOTAL / 11 seconds. A crash leaves fuzz-crash-PARSER.bin (the input) in
 # the package root and fails the script; replay it with
 #   .build/debug/swell-fuzz PARSER --corpus DIR_WITH_THAT_FILE --seconds 0
 # The driver mutates inputs itself (no coverage feedback); the toolchain's libFuzzer
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-parsers=(raw-imu-csv device-motion-csv sensor-logger-zip phyphox-csv scene-json svg-path motion-script iio-scan-type iio-sysfs-value phone-packet)
+parsers=(raw-imu-csv device-motion-csv sensor-logger-zip phyphox-csv scene-json svg-path motion-script iio-scan-type iio-sysfs-value phone-packet dsu-packet)
 each=$(awk -v t="$total" -v n="${#parsers[@]}" 'BEGIN { printf "%.2f", t / n }')
 swift build --product swell-fuzz >/dev/null
 failed=0

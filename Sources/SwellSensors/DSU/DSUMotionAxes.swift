@@ -136,7 +136,7 @@ struct DSUClockMapper: Sendable {
     offset = next
     lastSent = sent
     lastArrival = arrival
-    return .time(sent + next)
+    return .time(min(sent + next, arrival))  // (rounding must not pass the arrival)
   }
 
   private mutating func restart(sent: Double, arrival: Double) {
