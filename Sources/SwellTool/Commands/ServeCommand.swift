@@ -24,8 +24,8 @@ struct ServeCommand: TypedToolCommand {
       recording FILE, replayed at recorded speed. Ctrl-C or SIGTERM stops the server.
       """,
     examples: [
-      "serve dsu --motion iio", "serve dsu --motion recording.csv --loop --listen 0.0.0.0",
-      "serve dsu --motion \"script:tilt 30deg right over 1s; hold 5s\" --duration 10",
+      "serve dsu --motion iio", "serve dsu --motion walk.csv --loop --listen 0.0.0.0",
+      "serve dsu --motion 'script:tilt 30deg right over 1s' --duration 5",
     ])
 
   struct Options: ParsableOptions {
