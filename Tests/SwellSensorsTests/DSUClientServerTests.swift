@@ -238,11 +238,7 @@ struct DSUServerTests {
       to: server.port)
     #expect(waitFor(seconds: 10) { server.clientCount == 1 })
     let running = Task { try await server.run() }
-    var got: [[UInt8]] = []
-    _ = client.receive(within: 20) { d in
-      if messageType(d) == 0x10_0002 { got.append(d) }
-      return got.count == 3
-    }
+    let got = await client.datagrams(ofType: 0x10_0002, count: 3, within: 20)
     server.stop()
     _ = try? await running.value
     #expect(got.count == 3)

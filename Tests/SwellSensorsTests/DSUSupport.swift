@@ -50,7 +50,8 @@ func handBuiltPadPayload(
 
 /// A UDP socket on 127.0.0.1 standing in for a DSU server or client, with a 50 ms receive
 /// timeout so every wait is a bounded loop.
-final class LoopbackSocket {
+final class LoopbackSocket: @unchecked Sendable {
+  // @unchecked: the descriptor is immutable; datagram calls on it are thread-safe.
   let fd: Int32
   let port: UInt16
 
@@ -111,6 +112,21 @@ final class LoopbackSocket {
       if let d = receive(), condition(d.bytes) { return d }
     }
     return nil
+  }
+
+  /// The first `count` datagrams of a message type, received on a thread of their own (a long
+  /// blocking wait must not hold a thread of the test pool the server's task needs).
+  func datagrams(ofType type: UInt32, count: Int, within seconds: Double) async -> [[UInt8]] {
+    await withCheckedContinuation { c in
+      Thread {
+        var got: [[UInt8]] = []
+        _ = self.receive(within: seconds) { d in
+          if messageType(d) == type { got.append(d) }
+          return got.count == count
+        }
+        c.resume(returning: got)
+      }.start()
+    }
   }
 
   /// Sends a datagram to 127.0.0.1:`port`.
