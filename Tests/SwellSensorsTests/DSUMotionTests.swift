@@ -11,7 +11,10 @@ import Testing
 /// right-handed rates in °/s), is `force` and `rate`: `DS4Sixaxis.cs` negates the three
 /// accelerometer axes and yaw and roll, keeps pitch.
 private func ds4WindowsDSU(force: Vector3, rate: Vector3) -> ([Float], [Float]) {
-  ([Float(-force.x), Float(-force.y), Float(-force.z)], [Float(rate.x), Float(-rate.y), Float(-rate.z)])
+  (
+    [Float(-force.x), Float(-force.y), Float(-force.z)],
+    [Float(rate.x), Float(-rate.y), Float(-rate.z)]
+  )
 }
 
 /// SDL's controller frame to Swell's (a phone lying where the controller lies: +x right, +y

@@ -78,7 +78,8 @@ struct ServeCommandTests {
     ])
     #expect(direct.status == 0, "\(direct.err)")
     let directLast = try #require(
-      direct.out.split(separator: "\n").last.flatMap { Double(String($0.split(separator: ",")[1])) })
+      direct.out.split(separator: "\n").last.flatMap { Double(String($0.split(separator: ",")[1])) }
+    )
     let liveLast = try #require(live.last)
     #expect(abs(directLast) > 0.4, "the script tilts the water")
     #expect(abs(liveLast - directLast) < 2 * .pi / 180, "live \(liveLast), direct \(directLast)")

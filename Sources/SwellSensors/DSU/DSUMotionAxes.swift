@@ -40,9 +40,10 @@ public enum DSUMotionAxes {
   ///   - accelerometer: DSU x, y, z, g (gravity direction, −1 g on y lying flat).
   ///   - gyroscope: DSU pitch, yaw, roll, °/s.
   /// - Returns: Specific force, m/s², and angular rate, rad/s, right-handed, device frame.
-  public static func deviceFrame(accelerometer a: [Float], gyroscope g: [Float]) -> (
+  public static func deviceFrame(accelerometer: [Float], gyroscope: [Float]) -> (
     accelerometer: Vector3, gyroscope: Vector3
   ) {
+    let (a, g) = (accelerometer, gyroscope)
     let ax = Double(a[0])
     let ay = Double(a[1])
     let az = Double(a[2])
@@ -61,11 +62,11 @@ public enum DSUMotionAxes {
   ///   - specificForce: m/s², device frame (+9.81 on +z lying face up).
   ///   - rotationRate: rad/s, device frame, right-handed.
   /// - Returns: DSU accelerometer x, y, z in g and gyroscope pitch, yaw, roll in °/s.
-  public static func dsu(specificForce f: Vector3, rotationRate w: Vector3) -> (
+  public static func dsu(specificForce: Vector3, rotationRate: Vector3) -> (
     accelerometer: [Float], gyroscope: [Float]
   ) {
-    let a = f / standardGravity
-    let d = w * degreesPerRadian
+    let a = specificForce / standardGravity
+    let d = rotationRate * degreesPerRadian
     return ([Float(-a.x), Float(-a.z), Float(a.y)], [Float(d.x), Float(-d.z), Float(d.y)])
   }
 

@@ -310,8 +310,9 @@ public struct DSUPacket: Hashable, Sendable {
   ///   - message: The message.
   ///   - senderID: The sender's id.
   ///   - protocolVersion: The header's version (1001).
-  public init(_ message: DSUMessage, senderID: UInt32, protocolVersion: UInt16 = DSUProtocol.version)
-  {
+  public init(
+    _ message: DSUMessage, senderID: UInt32, protocolVersion: UInt16 = DSUProtocol.version
+  ) {
     self.message = message
     self.senderID = senderID
     self.protocolVersion = protocolVersion
@@ -427,7 +428,8 @@ public struct DSUPacket: Hashable, Sendable {
     func need(_ n: Int, _ what: String) throws(DSUPacketError) {
       guard payload >= n else {
         throw DSUPacketError(
-          .badLength, "\(what) needs \(n) bytes after the message type, the length gives \(payload)")
+          .badLength, "\(what) needs \(n) bytes after the message type, the length gives \(payload)"
+        )
       }
     }
     let message: DSUMessage

@@ -83,7 +83,8 @@ public enum DSUProbe {
         report.reachable = true
         slots[Int(c.slot)] = DSUProbeSlot(
           slot: Int(c.slot), connected: c.isConnected, model: c.modelText,
-          connection: c.connection == 1 ? "USB" : c.connection == 2 ? "Bluetooth" : "not applicable",
+          connection: c.connection == 1
+            ? "USB" : c.connection == 2 ? "Bluetooth" : "not applicable",
           mac: c.macText, battery: c.batteryText)
       default: break
       }

@@ -179,8 +179,9 @@ public final class DSUServer: Sendable {
     }
   }
 
-  /// Stops serving: ``run()`` returns, the source is stopped, the socket closes when the server
-  /// is released.
+  /// Stops serving: ``run()`` returns, the source is stopped, the receiver thread ends and the
+  /// socket closes when the server is released (the receiver thread holds the server until
+  /// then, so a server is stopped before it is let go).
   public func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let source = self.source
@@ -289,8 +290,10 @@ public final class DSUServer: Sendable {
       h ^= UInt32(b)
       h = h &* 0x0100_0193
     }
-    return [0x02, 0x53, UInt8(h >> 24), UInt8((h >> 16) & 0xFF), UInt8((h >> 8) & 0xFF),
-      UInt8(h & 0xFF)]
+    return [
+      0x02, 0x53, UInt8(h >> 24), UInt8((h >> 16) & 0xFF), UInt8((h >> 8) & 0xFF),
+      UInt8(h & 0xFF),
+    ]
   }
 }
 

@@ -37,6 +37,7 @@ struct UDPEndpoint: Hashable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - host: The host.
   ///   - port: The port.
+  /// - Returns: The endpoint.
   /// - Throws: ``NetworkSourceError`` naming the host.
   static func resolve(_ host: String, port: UInt16) throws(NetworkSourceError) -> UDPEndpoint {
     var a = in_addr()

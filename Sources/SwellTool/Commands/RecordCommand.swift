@@ -49,7 +49,8 @@ struct RecordCommand: TypedToolCommand {
         help: "stop after N samples (before the duration if reached)")
       absoluteTime = p.flag("--absolute-time", help: "keep the source's timestamps")
       sensors = try p.group(LiveSensorOptionGroup.self)
-      source = p.argument("SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:"]))
+      source = p.argument(
+        "SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:"]))
     }
 
     func validate() throws(UsageError) {
