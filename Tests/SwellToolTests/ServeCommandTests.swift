@@ -46,6 +46,29 @@ struct ServeCommandTests {
     #expect(r.out.hasPrefix("served "))
   }
 
+  @Test("SIGTERM stops the server cleanly: exit 0 and the summary says so")
+  func sigterm() throws {
+    let errPath = scratchPath("err.txt")
+    defer { unlink(errPath) }
+    #expect(FileManager.default.createFile(atPath: errPath, contents: nil))
+    let server = Process()
+    server.executableURL = try swellExecutable()
+    server.arguments = ["serve", "dsu", "--motion", "script:hold 60s", "--port", "0"]
+    let out = Pipe()
+    server.standardOutput = out
+    server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try server.run()
+    let started = waitFor(seconds: 30) {
+      ((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "").contains("serving")
+    }
+    #expect(started)
+    server.terminate()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    server.waitUntilExit()
+    #expect(server.terminationStatus == 0)
+    #expect(text.contains("(stopped by SIGTERM)"), "\(text)")
+  }
+
   /// Needs DISPLAY, as CI's xvfb-run gives.
   @Test("live --motion dsu over loopback against serve dsu turns the water as the script does")
   func liveAgainstServe() async throws {
