@@ -98,14 +98,14 @@ public struct DSUClientStatistics: Hashable, Sendable, Codable {
 ///
 /// A receiver thread sends a version and port-info request and a data subscription for the
 /// slot, re-sends the subscription every ``DSUClientConfiguration/resubscribeInterval``, and
-/// decodes the pad data into ``IMUSample``s (axes: ``DSUMotionAxes``; timestamps: the
+/// decodes the pad data into `IMUSample`s (axes: ``DSUMotionAxes``; timestamps: the
 /// server's µs motion timestamps mapped onto the local monotonic clock, see `docs/sensors.md`).
 /// What real servers send besides is counted in ``statistics`` and skipped: datagrams that
 /// are garbage, truncated or oversized, a wrong CRC-32, another slot, a repeated motion
 /// timestamp (a server sends one packet per report, and a report without a new accelerometer
 /// reading keeps its timestamp), a timestamp going back. Nothing is lost to a server that
 /// ignores version requests. A server silent for ``DSUClientConfiguration/silenceTimeout`` is
-/// a transient ``MotionSourceError``; the client keeps asking and resumes when data returns
+/// a transient `MotionSourceError`; the client keeps asking and resumes when data returns
 /// (a restarted server's new clock starts a new mapping). Memory is bounded by the queue's
 /// capacity whatever the server floods.
 public final class DSUClientSource: MotionSource {
@@ -161,7 +161,7 @@ public final class DSUClientSource: MotionSource {
   /// Returns the next sample, waiting for one.
   ///
   /// - Returns: The next `.sample`, or `nil` once ``stop()`` was called.
-  /// - Throws: A transient ``MotionSourceError`` while the server is silent;
+  /// - Throws: A transient `MotionSourceError` while the server is silent;
   ///   `CancellationError` when the calling task is cancelled.
   public func next() async throws -> MotionEvent? {
     let r = receiver.withLock { $0 }
@@ -176,7 +176,7 @@ public final class DSUClientSource: MotionSource {
 
   /// Opens a new socket and subscribes again after a ``stop()``.
   ///
-  /// - Throws: ``MotionSourceError`` when no socket can be opened.
+  /// - Throws: `MotionSourceError` when no socket can be opened.
   public func restart() async throws {
     let fresh: DSUReceiver? = try receiver.withLock { r throws(MotionSourceError) -> DSUReceiver? in
       guard r.isStopped else { return nil }

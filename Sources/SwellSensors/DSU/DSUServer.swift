@@ -61,7 +61,7 @@ public struct DSUServerStatistics: Hashable, Sendable, Codable {
   public init() {}
 }
 
-/// A DSU (cemuhook) server serving one ``MotionSource`` as the controller in slot 0, so that
+/// A DSU (cemuhook) server serving one `MotionSource` as the controller in slot 0, so that
 /// emulators (Dolphin, Cemu, Citra, yuzu) and other DSU clients can use a Linux tablet's
 /// sensors, a recording or a script.
 ///
