@@ -29,6 +29,7 @@ my @spawners = (
   "Tests/SwellTestSupport/ToolRunner.swift",
   "Sources/SwellRender/Sinks/VideoSink.swift",
   "Tests/SwellToolTests/LiveCommandTests.swift",    # runs the built swell only
+  "Tests/SwellToolTests/ServeCommandTests.swift",   # runs the built swell only (a DSU server)
 );
 
 my %listed;

@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-parsers=(raw-imu-csv device-motion-csv sensor-logger-zip phyphox-csv scene-json svg-path motion-script iio-scan-type iio-sysfs-value phone-packet evemu)
+parsers=(raw-imu-csv device-motion-csv sensor-logger-zip phyphox-csv scene-json svg-path motion-script iio-scan-type iio-sysfs-value phone-packet evemu dsu-packet)
 each=$(awk -v t="$total" -v n="${#parsers[@]}" 'BEGIN { printf "%.2f", t / n }')
 swift build --product swell-fuzz >/dev/null
 failed=0

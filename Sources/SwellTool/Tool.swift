@@ -13,7 +13,7 @@ public enum SwellTool: ToolDefinition {
     [
       DemoCommand.self, RenderCommand.self, LiveCommand.self, TraceCommand.self,
       SceneCommand.self, FuseCommand.self, EvaluateCommand.self, SensorsCommand.self,
-      RecordCommand.self, BenchCommand.self,
+      RecordCommand.self, ServeCommand.self, BenchCommand.self,
     ] + BuiltInCommands.all(for: SwellTool.self)
 
   /// The package's version number, `MAJOR.MINOR.PATCH` (set in one place: `SwellVersion`).

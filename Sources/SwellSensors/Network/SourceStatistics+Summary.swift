@@ -29,6 +29,7 @@ extension LiveSourceSpec {
   public static func skippedSummary(of source: any MotionSource) -> String? {
     if let udp = source as? UDPMotionSource { return udp.statistics.skippedSummary }
     if let phone = source as? PhyphoxSource { return phone.statistics.skippedSummary }
+    if let dsu = source as? DSUClientSource { return dsu.statistics.skippedSummary }
     return nil
   }
 }

@@ -186,8 +186,8 @@ private final class Receiver: Sendable {
 }
 
 /// Opens a UDP socket bound to an IPv4 address, with a 100 ms receive timeout so the receiver
-/// thread notices ``UDPMotionSource/stop()``.
-private func bindUDP(address: String, port: UInt16) throws(NetworkSourceError) -> Int32 {
+/// thread notices ``UDPMotionSource/stop()`` (the DSU client and server use it too).
+func bindUDP(address: String, port: UInt16) throws(NetworkSourceError) -> Int32 {
   var addr = sockaddr_in()
   addr.sin_family = sa_family_t(AF_INET)
   addr.sin_port = port.bigEndian

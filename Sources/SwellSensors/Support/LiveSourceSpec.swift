@@ -11,6 +11,8 @@ public enum LiveSourceSpec: Hashable, Sendable {
   case udp(port: UInt16)
   /// A phone running phyphox with remote access on, at this address.
   case phone(PhyphoxAddress)
+  /// A DSU (cemuhook) server's controller slot (`dsu[:HOST[:PORT]][#SLOT]`).
+  case dsu(host: String, port: UInt16, slot: UInt8)
 
   /// The three kinds of source, for options that apply to one of them.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -20,6 +22,8 @@ public enum LiveSourceSpec: Hashable, Sendable {
     case udp
     /// `phone:URL`.
     case phone
+    /// `dsu[:HOST[:PORT]][#SLOT]`.
+    case dsu
   }
 
   /// The kind of source.
@@ -28,6 +32,7 @@ public enum LiveSourceSpec: Hashable, Sendable {
     case .iio: return .iio
     case .udp: return .udp
     case .phone: return .phone
+    case .dsu: return .dsu
     }
   }
 
@@ -38,6 +43,7 @@ public enum LiveSourceSpec: Hashable, Sendable {
   /// - Returns: True for a live source's word.
   public static func names(_ text: String) -> Bool {
     text == "iio" || text.hasPrefix("iio:") || text.hasPrefix("udp:") || text.hasPrefix("phone:")
+      || isDSU(text)
   }
 
   /// Parses a source word.
@@ -65,6 +71,8 @@ public enum LiveSourceSpec: Hashable, Sendable {
       } catch {
         throw LiveSourceError(error.message, isUsage: true)
       }
+    } else if Self.isDSU(text) {
+      self = try Self.parseDSU(text)
     } else {
       throw LiveSourceError(
         "unknown source '\(UntrustedText.clipped(text))'; expected iio, iio:NAME, udp:PORT or "
@@ -102,6 +110,13 @@ public enum LiveSourceSpec: Hashable, Sendable {
       c.buffers = settings.phyphoxBuffers
       c.pollInterval = settings.phyphoxPollInterval
       return PhyphoxSource(configuration: c)
+    case .dsu(let host, let port, let slot):
+      do {
+        return try DSUClientSource(
+          configuration: DSUClientConfiguration(host: host, port: port, slot: slot))
+      } catch {
+        throw LiveSourceError(error.message, isUsage: false)
+      }
     }
   }
 }

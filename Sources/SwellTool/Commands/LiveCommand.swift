@@ -52,7 +52,8 @@ struct LiveCommand: TypedToolCommand {
           1s"; FILE: a device-motion CSV or raw recording, replayed at recorded speed; \
           iio[:NAME]: Linux IIO sensors (as `swell record`); udp:PORT: a phone streaming JSON or \
           CSV lines (docs/sensors.md); phone:URL: phyphox remote access, e.g. \
-          phone:http://192.168.1.20:8080
+          phone:http://192.168.1.20:8080; dsu[:HOST[:PORT]][#SLOT]: a DSU (cemuhook) server's \
+          pad, default 127.0.0.1:26760 slot 0
           """)
       loop = p.flag("--loop", help: "replay the recording (or script) from the start when it ends")
       terminal = p.flag("--terminal", help: "draw in this terminal with true-colour half blocks")

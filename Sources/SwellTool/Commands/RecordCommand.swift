@@ -23,7 +23,7 @@ struct RecordCommand: TypedToolCommand {
       iio:deviceN; default: the first accelerometer, with a gyroscope and magnetometer if \
       present), udp:PORT (a phone streaming JSON or CSV lines over UDP, docs/sensors.md) or \
       phone:URL (a phone running phyphox with remote access on, e.g. \
-      phone:http://192.168.1.20:8080).
+      phone:http://192.168.1.20:8080) or dsu[:HOST[:PORT]][#SLOT] (a DSU server's pad).
       """,
     examples: [
       "record iio --duration 10 -o raw.csv",
@@ -49,7 +49,8 @@ struct RecordCommand: TypedToolCommand {
         help: "stop after N samples (before the duration if reached)")
       absoluteTime = p.flag("--absolute-time", help: "keep the source's timestamps")
       sensors = try p.group(LiveSensorOptionGroup.self)
-      source = p.argument("SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:"]))
+      source = p.argument(
+        "SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:"]))
     }
 
     func validate() throws(UsageError) {

@@ -137,6 +137,15 @@ func run(_ parser: String, _ input: [UInt8]) -> Bool {
   case "phone-packet":
     var decoder = PhoneStreamDecoder()
     return (try? decoder.decode(Substring(text))) != nil
+  case "dsu-packet":
+    // Unchecked too, so mutated payloads get past the CRC to the field decoding.
+    // And what decodes must encode to bytes that decode to the same packet.
+    if let lenient = try? DSUPacket.decode(input, verifyingChecksum: false),
+      (try? DSUPacket.decode(lenient.encoded())) != lenient
+    {
+      fatalError("dsu-packet: a decoded packet does not survive encoding")
+    }
+    return (try? DSUPacket.decode(input)) != nil
   default:
     FileHandle.standardError.write(Data("swell-fuzz: unknown parser '\(parser)'\n".utf8))
     exit(2)
