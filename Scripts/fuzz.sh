@@ -4,7 +4,7 @@
 #
 #   bash Scripts/fuzz.sh [--seconds TOTAL] [--seed N]   (default 60 s in all, seed from the clock)
 #
-# Each parser gets TOTAL / 11 seconds. A crash leaves fuzz-crash-PARSER.bin (the input) in
+# Each parser gets an equal share of TOTAL. A crash leaves fuzz-crash-PARSER.bin (the input) in
 # the package root and fails the script; replay it with
 #   .build/debug/swell-fuzz PARSER --corpus DIR_WITH_THAT_FILE --seconds 0
 # The driver mutates inputs itself (no coverage feedback); the toolchain's libFuzzer

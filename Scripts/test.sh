@@ -51,7 +51,8 @@ echo "== swift test"
 # The sensor tests (real sockets, FIFOs and reader threads with wall-clock timeouts) run in a
 # second pass of their own, so the CPU-heavy rendering and fusion tests cannot starve them.
 # The tests that drive a live window with keys (xdotool) or a terminal (tmux) join that second
-# pass too: they wait for windows and keys in real time.
-timed="SwellSensorsTests|LiveWindowToolTests|LiveTerminalToolTests"
+# pass too: they wait for windows and keys in real time; so do `swell serve dsu` and the sensor
+# doctor (a DSU server and the tool over loopback).
+timed="SwellSensorsTests|LiveWindowToolTests|LiveTerminalToolTests|ServeCommandTests|SensorsCommandTests"
 timeout 1200 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build --skip "$timed"
 timeout 600 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build --filter "$timed"

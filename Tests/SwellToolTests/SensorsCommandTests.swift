@@ -140,6 +140,56 @@ struct SensorsCommandTests {
     #expect(out.contains("sensor:modalias:i2c:mxc4005*\n"), "\(out)")
   }
 
+  @Test("the doctor asks a DSU server on loopback and reads its connected slot")
+  func doctorDSU() throws {
+    let folder = try scratchFolder("doctor-dsu")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let errPath = folder.appendingPathComponent("serve-err.txt").path
+    #expect(FileManager.default.createFile(atPath: errPath, contents: nil))
+    let server = Process()
+    server.executableURL = try swellExecutable()
+    server.arguments = ["serve", "dsu", "--motion", "script:hold 120s", "--port", "0"]
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try server.run()
+    defer {
+      server.terminate()
+      server.waitUntilExit()
+    }
+    var port = ""
+    _ = waitFor(seconds: 60) {
+      let text = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+      port = text.split(separator: ":").last.map { String($0.prefix { $0.isNumber }) } ?? ""
+      return text.contains("serving") && !port.isEmpty
+    }
+    try #require(!port.isEmpty)
+    let tree = try FakeIIOTree()
+    let r = try runSwell([
+      "sensors", "--sysfs-root", tree.root + "/none", "--dsu", "127.0.0.1:\(port)", "--json",
+      "--measure", "0.5",
+    ])
+    #expect(r.status == 0, "\(r.err)")
+    let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+    let sensors = try #require(json?["sensors"] as? [[String: Any]])
+    try #require(sensors.count == 1)
+    #expect(sensors[0]["kind"] as? String == "dsu")
+    #expect(sensors[0]["id"] as? String == "dsu:127.0.0.1:\(port)#0")
+    let measurement = try #require(sensors[0]["measurement"] as? [String: Any])
+    #expect((measurement["samples"] as? Int ?? 0) > 0)
+    // A still script: specific force of 1 g, whatever the pose.
+    #expect(abs((measurement["accelerometerMagnitude"] as? Double ?? 0) - 9.80665) < 1e-3)
+    let notes = try #require(json?["notes"] as? [String])
+    #expect(notes.contains { $0.contains("no IIO devices") })
+    // No server: a note, and with nothing else found, exit 1 naming both places.
+    let none = try runSwell([
+      "sensors", "--sysfs-root", tree.root + "/none", "--dsu", "127.0.0.1:9", "--measure", "0",
+    ])
+    #expect(none.status == 1)
+    #expect(none.err.contains("no DSU server answered on 127.0.0.1:9"), "\(none.err)")
+    let usage = try runSwell(["sensors", "--dsu", "host:port"])
+    #expect(usage.status == 64 && usage.err.contains("--dsu"), "\(usage.err)")
+  }
+
   @Test("rejects unknown options")
   func usage() throws {
     let r = try runSwell(["sensors", "--bogus"])

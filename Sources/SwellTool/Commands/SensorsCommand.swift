@@ -30,6 +30,8 @@ struct SensorsCommand: TypedToolCommand {
     var json: Bool
     var measure: Double
     var guidedTilt: String?
+    var dsu: String
+    var noDSU: Bool
 
     init(_ p: inout OptionParser) throws(UsageError) {
       sysfsRoot = p.option(
@@ -45,6 +47,26 @@ struct SensorsCommand: TypedToolCommand {
       guidedTilt = p.option(
         "--guided-tilt", value: "DEVICE",
         help: "find the mount matrix of an IIO accelerometer from two poses (asks on the terminal)")
+      dsu = p.option(
+        "--dsu", value: "HOST[:PORT]", default: "127.0.0.1:26760",
+        help: "the DSU (cemuhook) server to ask")
+      noDSU = p.flag("--no-dsu", help: "do not ask a DSU server")
+    }
+
+    func validate() throws(UsageError) { _ = try dsuAddress() }
+
+    /// The DSU server's host and port.
+    func dsuAddress() throws(UsageError) -> (host: String, port: UInt16) {
+      let parts = dsu.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count <= 2, let host = parts.first, !host.isEmpty else {
+        throw UsageError("--dsu needs HOST or HOST:PORT, got '\(UntrustedText.clipped(dsu))'")
+      }
+      guard parts.count == 2 else { return (String(host), 26760) }
+      guard let port = UInt16(parts[1]), port > 0 else {
+        throw UsageError(
+          "--dsu: the port must be 1...65535, got '\(UntrustedText.clipped(parts[1]))'")
+      }
+      return (String(host), port)
     }
   }
 
@@ -53,8 +75,17 @@ struct SensorsCommand: TypedToolCommand {
       return try guidedTilt(device, options: options, console: console)
     }
     let (sysfsRoot, devRoot, seconds) = (options.sysfsRoot, options.devRoot, options.measure)
+    let dsu = options.noDSU ? nil : try options.dsuAddress()
     let (checks, details, notes) = waitFor {
-      await SensorDoctor.iioChecks(sysfsRoot: sysfsRoot, devRoot: devRoot, measureSeconds: seconds)
+      var (checks, details, notes) = await SensorDoctor.iioChecks(
+        sysfsRoot: sysfsRoot, devRoot: devRoot, measureSeconds: seconds)
+      if let dsu {
+        let found = await SensorDoctor.dsuChecks(
+          host: dsu.host, port: dsu.port, measureSeconds: seconds)
+        checks += found.checks
+        notes += found.notes
+      }
+      return (checks, details, notes)
     }
     let report = SensorDoctorReport(sensors: checks, notes: notes)
     guard !checks.isEmpty else {
