@@ -30,6 +30,7 @@ my @spawners = (
   "Sources/SwellRender/Sinks/VideoSink.swift",
   "Tests/SwellToolTests/LiveCommandTests.swift",    # runs the built swell only
   "Tests/SwellToolTests/ServeCommandTests.swift",   # runs the built swell only (a DSU server)
+  "Tests/SwellToolTests/SensorsCommandTests.swift", # runs the built swell only (doctor, DSU server)
 );
 
 my %listed;
