@@ -76,8 +76,8 @@ public struct EvdevMotionDecoder: Sendable {
   static let declaredIntervalWindow = 255
 
   // Scale from raw units to m/s² (indices 0-2) and rad/s (3-5).
-  private let scale: [Double]
-  private var raw: [Int32]
+  private let scale: SIMD8<Double>
+  private var raw: SIMD8<Int32>
   private var frameHasMotion = false
   private var frameDeviceTimestamp: UInt32?
   private var discarding = false
@@ -99,8 +99,11 @@ public struct EvdevMotionDecoder: Sendable {
   private var firstFrameEventTime: Double?
   private var lastFrameEventTime: Double?
   private var intervalCount = 0
-  private var intervalMean = 0.0
-  private var intervalM2 = 0.0
+  // Sums of the intervals less the first one (a shift that keeps the sums exact enough), so
+  // that no division runs per frame.
+  private var intervalShift = 0.0
+  private var intervalSum = 0.0
+  private var intervalSquares = 0.0
   private var deltas: [Int64] = []
   private var deltaNext = 0
 
@@ -117,8 +120,8 @@ public struct EvdevMotionDecoder: Sendable {
     guard description.isMotionSensor else {
       throw .notMotionSensor(device: description.name)
     }
-    var scale: [Double] = []
-    var raw: [Int32] = []
+    var scale = SIMD8<Double>()
+    var raw = SIMD8<Int32>()
     for code in EvdevCode.absX...EvdevCode.absRZ {
       guard let info = description.absoluteAxes[code] else {
         throw .missingAxis(device: description.name, code: code)
@@ -127,8 +130,8 @@ public struct EvdevMotionDecoder: Sendable {
         throw .missingResolution(device: description.name, code: code)
       }
       let perUnit = code <= EvdevCode.absZ ? standardGravity : Double.pi / 180
-      scale.append(perUnit / Double(info.resolution))
-      raw.append(info.value)
+      scale[Int(code)] = perUnit / Double(info.resolution)
+      raw[Int(code)] = info.value
     }
     self.description = description
     let family = family ?? EvdevDriverFamily(description: description)
@@ -148,7 +151,9 @@ public struct EvdevMotionDecoder: Sendable {
       s.measuredRateHertz = Double(s.frames - 1) / (last - first)
     }
     if intervalCount >= 2 {
-      s.jitterSeconds = (intervalM2 / Double(intervalCount - 1)).squareRoot()
+      let n = Double(intervalCount)
+      let m2 = max(intervalSquares - intervalSum * intervalSum / n, 0)
+      s.jitterSeconds = (m2 / (n - 1)).squareRoot()
     }
     if !deltas.isEmpty {
       let sorted = deltas.sorted()
@@ -166,6 +171,34 @@ public struct EvdevMotionDecoder: Sendable {
   /// - Returns: A sample when the event is a `SYN_REPORT` that closes a frame with motion data
   ///   (an axis change or an `MSC_TIMESTAMP`); otherwise `nil`.
   public mutating func feed(_ event: EvdevEvent) -> IMUSample? {
+    // Type numbers compared directly (EV_SYN 0, EV_ABS 3, EV_MSC 4): this runs per event.
+    let type = event.type.rawValue
+    let code = event.code
+    if discarding
+      || (type == EvdevEventType.synchronization.rawValue
+        && code == EvdevCode.synDropped)
+    {
+      return discard(event)
+    }
+    if type == EvdevEventType.absolute.rawValue {
+      if code <= EvdevCode.absRZ {
+        raw[Int(code)] = event.value
+        frameHasMotion = true
+      }
+    } else if type == EvdevEventType.miscellaneous.rawValue {
+      if code == EvdevCode.mscTimestamp {
+        frameDeviceTimestamp = UInt32(bitPattern: event.value)
+        frameHasMotion = true
+      }
+    } else if type == EvdevEventType.synchronization.rawValue && code == EvdevCode.synReport {
+      guard frameHasMotion else { return nil }
+      return closeFrame(at: event.time)
+    }
+    return nil
+  }
+
+  /// `SYN_DROPPED`, and the events after it up to and including the next `SYN_REPORT`.
+  private mutating func discard(_ event: EvdevEvent) -> IMUSample? {
     if event.type == .synchronization && event.code == EvdevCode.synDropped {
       stats.droppedSynchronizations += 1
       discarding = true
@@ -173,25 +206,9 @@ public struct EvdevMotionDecoder: Sendable {
       frameDeviceTimestamp = nil
       return nil
     }
-    if discarding {
-      stats.discardedEvents += 1
-      if event.type == .synchronization && event.code == EvdevCode.synReport {
-        discarding = false
-      }
-      return nil
-    }
-    switch event.type {
-    case .absolute where event.code <= EvdevCode.absRZ:
-      raw[Int(event.code)] = event.value
-      frameHasMotion = true
-    case .miscellaneous where event.code == EvdevCode.mscTimestamp:
-      frameDeviceTimestamp = UInt32(bitPattern: event.value)
-      frameHasMotion = true
-    case .synchronization where event.code == EvdevCode.synReport:
-      guard frameHasMotion else { return nil }
-      return closeFrame(at: event.time)
-    default:
-      break
+    stats.discardedEvents += 1
+    if event.type == .synchronization && event.code == EvdevCode.synReport {
+      discarding = false
     }
     return nil
   }
@@ -226,10 +243,9 @@ public struct EvdevMotionDecoder: Sendable {
     }
     lastTimestamp = t
     stats.frames += 1
-    let accel = Vector3(
-      Double(raw[0]) * scale[0], Double(raw[1]) * scale[1], Double(raw[2]) * scale[2])
-    let gyro = Vector3(
-      Double(raw[3]) * scale[3], Double(raw[4]) * scale[4], Double(raw[5]) * scale[5])
+    let v = SIMD8<Double>(raw) * scale
+    let accel = Vector3(v[0], v[1], v[2])
+    let gyro = Vector3(v[3], v[4], v[5])
     return IMUSample(
       timestamp: t, gyroscope: axisMapping.gyroscope * gyro,
       accelerometer: axisMapping.accelerometer * accel)
@@ -261,7 +277,7 @@ public struct EvdevMotionDecoder: Sendable {
 
   /// The device time in seconds mapped onto the event clock (see the type's discussion).
   private mutating func mapped(deviceTime: Int64, eventTime: Double) -> Double {
-    let device = Double(deviceTime) / 1e6
+    let device = Double(deviceTime) * 1e-6
     let observed = eventTime - device
     guard let applied = appliedOffset else {
       appliedOffset = observed
@@ -293,7 +309,8 @@ public struct EvdevMotionDecoder: Sendable {
       deltas.append(delta)
     } else {
       deltas[deltaNext] = delta
-      deltaNext = (deltaNext + 1) % Self.declaredIntervalWindow
+      deltaNext += 1
+      if deltaNext == Self.declaredIntervalWindow { deltaNext = 0 }
     }
   }
 
@@ -301,10 +318,11 @@ public struct EvdevMotionDecoder: Sendable {
     if firstFrameEventTime == nil { firstFrameEventTime = eventTime }
     if let last = lastFrameEventTime {
       let interval = eventTime - last
+      if intervalCount == 0 { intervalShift = interval }
       intervalCount += 1
-      let d = interval - intervalMean
-      intervalMean += d / Double(intervalCount)
-      intervalM2 += d * (interval - intervalMean)
+      let d = interval - intervalShift
+      intervalSum += d
+      intervalSquares += d * d
     }
     lastFrameEventTime = eventTime
   }
