@@ -12,28 +12,70 @@ private func report(_ tree: FakeIIOTree) throws -> String {
 
 @Suite("IIO device reports (swell sensors)")
 struct IIODeviceReportTests {
-  @Test("adis16475: every channel with index, storage and tiny scales in plain decimals")
+  @Test(
+    "adis16470: the driver's scan order, polled-only deltas, what is enabled and what Swell reads")
   func adis16475() throws {
     let tree = try FakeIIOTree()
     try tree.addADIS16475()
     #expect(
       try report(tree) == """
-        iio:device0  adis16475
+        iio:device0  adis16470
           rate: 2000 Hz
           channels:
-            in_temp0      other    index 0  be:s16/16>>0  enabled (part of every scan)
-            in_anglvel_x  anglvel  index 1  be:s32/32>>0  scale 0.000000026  offset 0
-            in_anglvel_y  anglvel  index 2  be:s32/32>>0  scale 0.000000026  offset 0
-            in_anglvel_z  anglvel  index 3  be:s32/32>>0  scale 0.000000026  offset 0
-            in_accel_x    accel    index 4  be:s32/32>>0  scale 0.000000187  offset 0
-            in_accel_y    accel    index 5  be:s32/32>>0  scale 0.000000187  offset 0
-            in_accel_z    accel    index 6  be:s32/32>>0  scale 0.000000187  offset 0
-            in_timestamp  time     index 7  le:s64/64>>0  ns
+            in_anglvel_x        anglvel        index 0      be:s32/32>>0  scale 0.000000026  offset 0
+            in_anglvel_y        anglvel        index 1      be:s32/32>>0  scale 0.000000026  offset 0
+            in_anglvel_z        anglvel        index 2      be:s32/32>>0  scale 0.000000026  offset 0
+            in_accel_x          accel          index 3      be:s32/32>>0  scale 0.000000187  offset 0
+            in_accel_y          accel          index 4      be:s32/32>>0  scale 0.000000187  offset 0
+            in_accel_z          accel          index 5      be:s32/32>>0  scale 0.000000187  offset 0
+            in_temp0            other          index 6      be:s16/16>>0  not read by Swell
+            in_timestamp        time           index 7      le:s64/64>>0  ns
+            in_deltaangl_x      deltaangl      polled only                scale 0.000000017  offset 0
+            in_deltaangl_y      deltaangl      polled only                scale 0.000000017  offset 0
+            in_deltaangl_z      deltaangl      polled only                scale 0.000000017  offset 0
+            in_deltavelocity_x  deltavelocity  polled only                scale 0.000000186  offset 0
+            in_deltavelocity_y  deltavelocity  polled only                scale 0.000000186  offset 0
+            in_deltavelocity_z  deltavelocity  polled only                scale 0.000000186  offset 0
+          enabled now: in_temp0
+          Swell reads: in_accel_x/y/z, in_anglvel_x/y/z, in_timestamp (rates; deltas on request); turns off in_temp0 while it reads
           accel: m/s² per count, mount matrix identity
           anglvel: rad/s per count, mount matrix identity
-          buffered: yes (buffer/), 40 bytes per scan, \(tree.dev)/iio:device0 readable
+          deltaangl: rad per count (÷ sample interval for rad/s), mount matrix identity
+          deltavelocity: m/s per count (÷ sample interval for m/s²), mount matrix identity
+          buffered: yes (buffer/), 32 bytes per scan, \(tree.dev)/iio:device0 readable
 
         """)
+  }
+
+  @Test(
+    "adis16505-2 as the kernel documentation leaves it: enabled deltas and temperature; rates or deltas",
+    arguments: [
+      (
+        IIOChannelSelection.automatic,
+        "in_accel_x/y/z, in_anglvel_x/y/z, in_timestamp (rates; deltas on request); turns off in_temp0, in_deltavelocity_x, in_deltavelocity_y, in_deltavelocity_z while it reads"
+      ),
+      (
+        .deltas,
+        "in_deltaangl_x/y/z, in_deltavelocity_x/y/z, in_timestamp (deltas; rates on request); turns off in_temp0 while it reads"
+      ),
+    ])
+  func adis16505(selection: IIOChannelSelection, reads: String) throws {
+    let tree = try FakeIIOTree()
+    try tree.addADIS16505()
+    let sysfs = IIOSysfs(root: tree.sysfs)
+    let text = IIODeviceReport(
+      devices: try sysfs.devices(), sysfs: sysfs, devRoot: tree.dev, selection: selection
+    ).text
+    #expect(
+      text.contains(
+        "  enabled now: in_temp0, in_deltavelocity_x, in_deltavelocity_y, in_deltavelocity_z\n"))
+    #expect(text.contains("  Swell reads: \(reads)\n"), "\(text)")
+    #expect(
+      text.contains(
+        "    in_deltaangl_x      deltaangl      index 7   be:s32/32>>0  scale 0.000000006  offset 0\n"
+      ), "\(text)")
+    // Six 32-bit words and the timestamp at 24, whichever half is read.
+    #expect(text.contains("  buffered: yes (buffer/), 32 bytes per scan, "))
   }
 
   @Test("Nexus 5: per-axis magnetometer scales, both devices, scan sizes")

@@ -34,7 +34,8 @@ private let timestamp = (index: 0, type: "le:s64/64>>0")
 /// for `/dev/iio:deviceN` (the same code path as the character device).
 @Suite("IIO: real drivers' buffer layouts")
 struct IIORealLayoutTests {
-  @Test("adis16475: be:s32/32 channels after a 16-bit temperature left enabled, tiny scales")
+  @Test(
+    "adis16470 (adis16475 driver): be:s32/32 gyro and accel at 0...5; the temperature turned off")
   func adis16475() async throws {
     let tree = try FakeIIOTree()
     try tree.addADIS16475()
@@ -42,16 +43,15 @@ struct IIORealLayoutTests {
     let accel: [Int64] = [-1, 0, 52_443_022]
     var bytes: [UInt8] = []
     for i in 0..<4 {
-      var channels: [(index: Int, type: String, value: Int64)] = [
-        (0, "be:s16/16>>0", 2500 + Int64(i))
-      ]
-      for a in 0..<3 { channels.append((1 + a, "be:s32/32>>0", gyro[a] * Int64(i + 1))) }
-      for a in 0..<3 { channels.append((4 + a, "be:s32/32>>0", accel[a])) }
+      // The mask Swell sets: gyro 0...2, accel 3...5, the timestamp 7 (the temperature at 6,
+      // left enabled, is turned off while Swell reads).
+      var channels: [(index: Int, type: String, value: Int64)] = []
+      for a in 0..<3 { channels.append((a, "be:s32/32>>0", gyro[a] * Int64(i + 1))) }
+      for a in 0..<3 { channels.append((3 + a, "be:s32/32>>0", accel[a])) }
       channels.append((7, timestamp.type, 7_000_000_000 + Int64(i) * 500_000))
       let scan = encodeScan(channels)
-      // Temperature at 0, two bytes of padding, six words at 4...24, the timestamp at 32.
-      #expect(scan.count == 40)
-      #expect(Array(scan[0..<4]) == [0x09, UInt8(0xC4 + i), 0, 0])
+      // Six words at 0...20, the timestamp at 24.
+      #expect(scan.count == 32)
       bytes += scan
     }
     let writer = FIFOWriter(
@@ -60,6 +60,8 @@ struct IIORealLayoutTests {
     let source = try buffered(tree)
     let device = try #require(source.parts.first?.device)
     #expect(device.channels(of: .anglvel).allSatisfy { $0.scale == 0.000000026 })
+    #expect(device.channels(of: .anglvel).map(\.scanIndex) == [0, 1, 2])
+    #expect(device.channels(of: .deltaAngle).allSatisfy { $0.scanIndex == nil && $0.hasRawFile })
     let got = try await samples(source, count: 4)
     for (i, s) in got.enumerated() {
       let k = Double(i + 1)
@@ -73,8 +75,11 @@ struct IIORealLayoutTests {
         isApproximatelyEqual(
           s.accelerometer, Vector3(-1.87e-7, 0, 52_443_022 * 1.87e-7), tolerance: 1e-12))
     }
-    // The temperature channel stays enabled (it was), and is part of the layout.
+    #expect(try tree.read("iio:device0/scan_elements/in_temp0_en") == "0")
+    await source.stop()
+    // The temperature was enabled when Swell came: it is again.
     #expect(try tree.read("iio:device0/scan_elements/in_temp0_en") == "1")
+    #expect(try tree.read("iio:device0/scan_elements/in_accel_x_en") == "0")
   }
 
   @Test("st_accel LNG2DM: le:s8/8 channels, then a 64-bit timestamp after padding to 8")

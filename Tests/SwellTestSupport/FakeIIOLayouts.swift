@@ -63,26 +63,92 @@ extension FakeIIOTree {
     return id
   }
 
-  /// adis16475 (Analog Devices IMU) as `iio:device0`: a 16-bit big-endian temperature at scan
-  /// index 0 (left enabled), then gyroscope and accelerometer x/y/z as `be:s32/32>>0`
-  /// (indices 1...6), a timestamp at 7; scales `0.000000026` rad/s and `0.000000187` m/s² per
-  /// count. A scan: temperature at byte 0, 2 bytes of padding, the six channels at 4...24, the
-  /// timestamp at 32: 40 bytes.
+  /// The adis16475 driver's adis16470 as `iio:device0`, its channels as the driver's
+  /// `adis16475_channels[]` declares them (`drivers/iio/imu/adis16475.c`): gyroscope x/y/z at
+  /// scan indices 0...2 and accelerometer x/y/z at 3...5 as `be:s32/32>>0`
+  /// (`ADIS16475_GYRO_CHANNEL`, `ADIS16475_ACCEL_CHANNEL`), the temperature `in_temp0` at 6 as
+  /// `be:s16/16>>0` (`ADIS16475_TEMP_CHANNEL`, left enabled), the soft timestamp at 7
+  /// (`IIO_CHAN_SOFT_TIMESTAMP(7)`); the delta-angle and delta-velocity channels have `_raw`
+  /// files only (`ADIS16475_DELTANG_CHAN_NO_SCAN`: scan index -1, not buffered). Scales as the
+  /// kernel prints them (`iio_format_value`, nine decimals) from the adis16470 chip info:
+  /// anglvel 1/`IIO_RAD_TO_DEGREE(10 << 16)` = `0.000000026` rad/s, accel
+  /// 1/`IIO_M_S_2_TO_G(800 << 16)` = `0.000000187` m/s², deltaangl
+  /// `IIO_DEGREE_TO_RAD(2160)` / 2^31 = `0.000000017` rad, deltavelocity 400 / 2^31 =
+  /// `0.000000186` m/s; 2000 Hz. A scan: six words at 0...20, the temperature at 24, padding,
+  /// the timestamp at 32: 40 bytes.
   public func addADIS16475() throws {
-    var channels = [FakeIIOChannel("in_temp0", index: 0, type: "be:s16/16>>0", enabled: true)]
+    var channels: [FakeIIOChannel] = []
     for (i, a) in ["x", "y", "z"].enumerated() {
-      channels.append(FakeIIOChannel("in_anglvel_\(a)", index: 1 + i, type: "be:s32/32>>0"))
+      channels.append(FakeIIOChannel("in_anglvel_\(a)", index: i, type: "be:s32/32>>0"))
     }
     for (i, a) in ["x", "y", "z"].enumerated() {
-      channels.append(FakeIIOChannel("in_accel_\(a)", index: 4 + i, type: "be:s32/32>>0"))
+      channels.append(FakeIIOChannel("in_accel_\(a)", index: 3 + i, type: "be:s32/32>>0"))
     }
+    channels.append(FakeIIOChannel("in_temp0", index: 6, type: "be:s16/16>>0", enabled: true))
     channels.append(FakeIIOChannel("in_timestamp", index: 7, type: "le:s64/64>>0"))
-    try addDevice(
-      0, name: "adis16475", channels: channels,
-      attributes: [
-        "in_anglvel_scale": "0.000000026", "in_accel_scale": "0.000000187",
-        "in_temp0_scale": "100", "sampling_frequency": "2000.000000",
-      ])
+    var attributes = [
+      "in_anglvel_scale": "0.000000026", "in_accel_scale": "0.000000187",
+      "in_deltaangl_scale": "0.000000017", "in_deltavelocity_scale": "0.000000186",
+      "in_temp0_scale": "100", "sampling_frequency": "2000.000000",
+    ]
+    for a in ["x", "y", "z"] {
+      attributes["in_deltaangl_\(a)_raw"] = "0"
+      attributes["in_deltavelocity_\(a)_raw"] = "0"
+    }
+    try addDevice(0, name: "adis16470", channels: channels, attributes: attributes)
+  }
+
+  /// The adis16475 driver's adis16505-2 as `iio:device0`, a part that buffers its delta
+  /// channels (`ADIS16475_HAS_BURST_DELTA_DATA`), with the channels of `adis16477_channels[]`
+  /// (`drivers/iio/imu/adis16475.c`): gyroscope x/y/z at 0...2, accelerometer x/y/z at 3...5,
+  /// `in_temp0` at 6 (`be:s16/16>>0`), delta angle x/y/z at 7...9 and delta velocity x/y/z at
+  /// 10...12 (`ADIS16475_DELTANG_CHAN`, `ADIS16475_DELTVEL_CHAN`), all but the temperature
+  /// `be:s32/32>>0`, the timestamp at 13. Scales as the kernel prints them from the chip info:
+  /// anglvel 1/`IIO_RAD_TO_DEGREE(40 << 16)` = `0.000000006` rad/s, accel 78/(32000 << 16) =
+  /// `0.000000037` m/s² (both as in `Documentation/iio/adis16475.rst`'s adis16505-2 example),
+  /// deltaangl `IIO_DEGREE_TO_RAD(720)` / 2^31 = 13 / 2^31 = `0.000000006` rad, deltavelocity
+  /// 100 / 2^31 = `0.000000046` m/s; 2000 Hz.
+  ///
+  /// The driver refuses a mask with both gyroscope/accelerometer and delta channels
+  /// (`adis16475_update_scan_mode` returns -EINVAL when the buffer is enabled); a file tree
+  /// cannot refuse a write, so tests that need the refusal add it through the system-call seam.
+  ///
+  /// - Parameters:
+  ///   - enabled: The channels whose `_en` starts at 1; by default what the kernel
+  ///     documentation's buffer example leaves enabled: `in_deltavelocity_x/y/z` and `in_temp0`.
+  ///   - samplingFrequency: The `sampling_frequency` text, or `nil` for none.
+  /// - Throws: A file-system error.
+  public func addADIS16505(
+    enabled: Set<String> = [
+      "in_deltavelocity_x", "in_deltavelocity_y", "in_deltavelocity_z", "in_temp0",
+    ], samplingFrequency: String? = "2000.000000"
+  ) throws {
+    var channels: [FakeIIOChannel] = []
+    let groups: [(String, Int)] = [
+      ("anglvel", 0), ("accel", 3), ("deltaangl", 7), ("deltavelocity", 10),
+    ]
+    for (type, first) in groups {
+      for (i, a) in ["x", "y", "z"].enumerated() {
+        let name = "in_\(type)_\(a)"
+        channels.append(
+          FakeIIOChannel(
+            name, index: first + i, type: "be:s32/32>>0", enabled: enabled.contains(name)))
+      }
+    }
+    channels.append(
+      FakeIIOChannel(
+        "in_temp0", index: 6, type: "be:s16/16>>0", enabled: enabled.contains("in_temp0")))
+    channels.append(
+      FakeIIOChannel(
+        "in_timestamp", index: 13, type: "le:s64/64>>0",
+        enabled: enabled.contains("in_timestamp")))
+    var attributes = [
+      "in_anglvel_scale": "0.000000006", "in_accel_scale": "0.000000037",
+      "in_deltaangl_scale": "0.000000006", "in_deltavelocity_scale": "0.000000046",
+      "in_temp0_scale": "100",
+    ]
+    if let samplingFrequency { attributes["sampling_frequency"] = samplingFrequency }
+    try addDevice(0, name: "adis16505-2", channels: channels, attributes: attributes)
   }
 
   /// st_accel's LNG2DM as `iio:device0`: accelerometer x/y/z as `le:s8/8>>0` (indices 0...2),

@@ -3,6 +3,7 @@ import SwellGeometry
 import SwellMotion
 import SwellRecordings
 import SwellTestSupport
+import Synchronization
 import Testing
 
 /// Records `count` samples of a fake tree whose FIFOs the writers feed.
@@ -20,17 +21,19 @@ private let ts = "le:s64/64>>0"
 
 @Suite("swell record iio on real drivers' layouts")
 struct RecordIIOLayoutTests {
-  @Test("adis16475: be:s32/32 after an enabled 16-bit temperature")
+  @Test("adis16470 (adis16475 driver): gyro and accel at 0...5, the enabled temperature off")
   func adis16475() throws {
     let tree = try FakeIIOTree()
     try tree.addADIS16475()
     var bytes: [UInt8] = []
     for i in 0..<5 {
-      var channels: [(index: Int, type: String, value: Int64)] = [(0, "be:s16/16>>0", 2500)]
+      // The mask Swell sets (drivers/iio/imu/adis16475.c, adis16475_channels[]): gyro 0...2,
+      // accel 3...5, timestamp 7; the temperature at 6 is turned off while it reads.
+      var channels: [(index: Int, type: String, value: Int64)] = []
       for a in 0..<3 {
-        channels.append((1 + a, "be:s32/32>>0", Int64(i + 1) * 1_000_000 * Int64(a + 1)))
+        channels.append((a, "be:s32/32>>0", Int64(i + 1) * 1_000_000 * Int64(a + 1)))
       }
-      for a in 0..<3 { channels.append((4 + a, "be:s32/32>>0", a == 2 ? 52_443_022 : 0)) }
+      for a in 0..<3 { channels.append((3 + a, "be:s32/32>>0", a == 2 ? 52_443_022 : 0)) }
       channels.append((7, ts, 3_000_000_000 + Int64(i) * 500_000))
       bytes += encodeScan(channels)
     }
@@ -45,6 +48,74 @@ struct RecordIIOLayoutTests {
       #expect(isApproximatelyEqual(s.gyroscope, Vector3(k, 2 * k, 3 * k), tolerance: 1e-9))
       #expect(
         isApproximatelyEqual(s.accelerometer, Vector3(0, 0, 52_443_022 * 1.87e-7), tolerance: 1e-9))
+    }
+    #expect(try tree.read("iio:device0/scan_elements/in_temp0_en") == "1")
+  }
+
+  @Test(
+    "adis16505-2 deltas: rate and specific force are Δ·f from the bytes; Ctrl-C restores the mask")
+  func deltasInterrupted() throws {
+    let tree = try FakeIIOTree()
+    // As the kernel documentation's buffer example leaves it: delta velocity and temperature.
+    try tree.addADIS16505()
+    let folder = tree.sysfs + "/iio:device0/scan_elements/"
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasSuffix("_en")
+    }
+    let before = try files.map { try tree.read("iio:device0/scan_elements/" + $0) }
+    // Deltas at 7...12 and the timestamp at 13: six words, the timestamp at 24.
+    let raw: [[Int64]] = (0..<20).map { k in
+      [1_000 * Int64(k), -2_000, 3_000_000, 10_000, 0, 100_000_000 + Int64(k)]
+    }
+    var bytes: [UInt8] = []
+    for (k, v) in raw.enumerated() {
+      var c: [(index: Int, type: String, value: Int64)] = []
+      for i in 0..<6 { c.append((7 + i, "be:s32/32>>0", v[i])) }
+      c.append((13, ts, 4_000_000_000 + Int64(k) * 500_000))
+      bytes += encodeScan(c)
+    }
+    let writer = FIFOWriter(
+      path: tree.dev + "/iio:device0", bytes: bytes, chunk: 64, holdOpen: true)
+    defer { writer.release() }
+    let out = tree.root + "/deltas.csv"
+    let swell = try swellExecutable().path
+    let result = Mutex<(status: Int32, out: String, err: String)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let arguments = [
+      "--preserve-status", "-s", "INT", "8", swell, "record", "iio", "--sysfs-root", tree.sysfs,
+      "--dev-root", tree.dev, "--mode", "buffered", "--iio-channels", "deltas", "-o", out,
+      "--duration", "60",
+    ]
+    DispatchQueue.global().async {
+      let r = try? runProgram("timeout", arguments)
+      result.withLock { $0 = r }
+      done.signal()
+    }
+    // While it records: the delta channels and the timestamp, nothing else.
+    writer.waitDrained()
+    for f in files {
+      let on = f.hasPrefix("in_delta") || f == "in_timestamp_en"
+      #expect(try tree.read("iio:device0/scan_elements/" + f) == (on ? "1" : "0"), "\(f)")
+    }
+    done.wait()
+    let r = try #require(result.withLock { $0 })
+    #expect(r.status == 0, "\(r.err)")
+    #expect(r.out.contains("stopped by Ctrl-C"), "\(r.out)")
+    // After Ctrl-C the mask is as it was found, the buffer off.
+    #expect(try files.map { try tree.read("iio:device0/scan_elements/" + $0) } == before)
+    #expect(try tree.read("iio:device0/buffer/enable") == "0")
+    let samples = try RawIMUCSV.read(from: URL(fileURLWithPath: out))
+    #expect(samples.count == raw.count)
+    for (k, s) in samples.enumerated() {
+      // in_deltaangl_scale 0.000000006 rad, in_deltavelocity_scale 0.000000046 m/s, 2000 Hz.
+      let v = raw[k].map(Double.init)
+      #expect(isApproximatelyEqual(s.timestamp, Double(k) * 0.0005, absolute: 1e-9))
+      #expect(
+        isApproximatelyEqual(
+          s.gyroscope, Vector3(v[0], v[1], v[2]) * (0.000000006 * 2000), tolerance: 1e-9))
+      #expect(
+        isApproximatelyEqual(
+          s.accelerometer, Vector3(v[3], v[4], v[5]) * (0.000000046 * 2000), tolerance: 1e-9))
     }
   }
 

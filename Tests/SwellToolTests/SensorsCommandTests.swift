@@ -24,6 +24,8 @@ struct SensorsCommandTests {
             in_anglvel_y  anglvel  index 4  le:s16/16>>0  scale 0.001065  offset 0
             in_anglvel_z  anglvel  index 5  le:s16/16>>0  scale 0.001065  offset 0
             in_timestamp  time     index 6  le:s64/64>>0  ns
+          enabled now: none
+          Swell reads: in_accel_x/y/z, in_anglvel_x/y/z, in_timestamp (rates)
           accel: m/s² per count, mount matrix 0, 1, 0; -1, 0, 0; 0, 0, 1 (a rotation, determinant 1)
           anglvel: rad/s per count, mount matrix identity
           buffered: yes (buffer/), 24 bytes per scan, \(tree.dev)/iio:device0 readable
@@ -50,11 +52,15 @@ struct SensorsCommandTests {
     #expect(a.status == 0, "\(a.err)")
     #expect(
       a.out.contains(
-        "    in_anglvel_x  anglvel  index 1  be:s32/32>>0  scale 0.000000026  offset 0\n"))
+        "    in_anglvel_x        anglvel        index 0      be:s32/32>>0  scale 0.000000026  offset 0\n"
+      ))
     #expect(
       a.out.contains(
-        "    in_temp0      other    index 0  be:s16/16>>0  enabled (part of every scan)\n"))
-    #expect(a.out.contains("  buffered: yes (buffer/), 40 bytes per scan, "))
+        "    in_temp0            other          index 6      be:s16/16>>0  not read by Swell\n"))
+    #expect(a.out.contains("  enabled now: in_temp0\n"))
+    #expect(
+      a.out.contains("  Swell reads: in_accel_x/y/z, in_anglvel_x/y/z, in_timestamp (rates; "))
+    #expect(a.out.contains("  buffered: yes (buffer/), 32 bytes per scan, "))
   }
 
   @Test("says clearly when there are no sensors, and why")

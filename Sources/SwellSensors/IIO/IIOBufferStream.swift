@@ -18,6 +18,13 @@ struct IIOReading: Sendable, Hashable {
   var gyro: Vector3?
   /// Magnetic field, µT, device frame.
   var magn: Vector3?
+  /// Angular displacement since the previous sample, rad, device frame (`in_deltaangl_*`).
+  var deltaAngle: Vector3?
+  /// Velocity change since the previous sample, m/s, device frame (`in_deltavelocity_*`).
+  var deltaVelocity: Vector3?
+  /// The interval the deltas cover, seconds: one period of the device's sampling frequency, when
+  /// it reports one (`nil` otherwise: the source then takes the time since the previous scan).
+  var deltaInterval: Double?
 
   subscript(type: IIOChannelType) -> Vector3? {
     get {
@@ -25,6 +32,8 @@ struct IIOReading: Sendable, Hashable {
       case .accel: accel
       case .anglvel: gyro
       case .magn: magn
+      case .deltaAngle: deltaAngle
+      case .deltaVelocity: deltaVelocity
       }
     }
     set {
@@ -32,17 +41,33 @@ struct IIOReading: Sendable, Hashable {
       case .accel: accel = newValue
       case .anglvel: gyro = newValue
       case .magn: magn = newValue
+      case .deltaAngle: deltaAngle = newValue
+      case .deltaVelocity: deltaVelocity = newValue
       }
     }
   }
 }
 
+/// A device's buffer set-up as an ``IIOBufferStream`` found it, to be put back when it stops.
+struct IIOScanMask: Sendable {
+  /// Every `scan_elements/*_en` file with its value (`0` or `1`), in listing order.
+  var enables: [(file: String, value: String)]
+  /// The `buffer/length` text, when readable.
+  var length: String?
+  /// Whether `buffer/enable` read 1.
+  var bufferEnabled: Bool
+}
+
 /// Streams one IIO device's buffer (`/dev/iio:deviceN`) on its own thread into an event queue.
 ///
-/// Set-up (kernel `Documentation/iio/iio_devbuf.rst` and the sysfs ABI): the buffer is disabled,
-/// the wanted `scan_elements/*_en` are set to 1, `length` is written, then `enable`. The scan
-/// layout is computed from **every** enabled channel, including ones Swell does not use, so a
-/// channel left enabled by another program does not shift the offsets.
+/// Set-up (kernel `Documentation/iio/iio_devbuf.rst` and the sysfs ABI): the scan mask, length
+/// and buffer state are read and remembered; the buffer is disabled; the wanted
+/// `scan_elements/*_en` are set to 1 and **every other one to 0** (another program's channels
+/// would change the layout, and drivers such as adis16475 refuse some mixes); `length` is
+/// written, then `enable`. A driver's -EINVAL for the mask (on an `_en` or on `enable`) is one
+/// error naming the channels. The scan layout is computed from every channel that reads back
+/// enabled, so a channel a driver keeps on does not shift the offsets. ``stop()`` disables the
+/// buffer and writes back what was found.
 ///
 /// Reads may end anywhere, also in the middle of a scan: the bytes of an unfinished scan are
 /// kept and completed by the next read.
@@ -61,11 +86,17 @@ final class IIOBufferStream: Sendable {
   private let sysfs: IIOSysfs
   private let clock: MonotonicClock
   private let stopRequested = Atomic<Bool>(false)
+  /// The scan mask, length and buffer state found before the stream set its own.
+  let found: IIOScanMask
+  /// The `_en` files the stream set to 1 (every other one it set to 0).
+  let wanted: Set<String>
 
   private init(
     device: IIODevice, types: [IIOChannelType], layout: IIOScanLayout, characterDevice: String,
-    fd: Int32, sysfs: IIOSysfs, clock: MonotonicClock
+    fd: Int32, sysfs: IIOSysfs, clock: MonotonicClock, found: IIOScanMask, wanted: Set<String>
   ) {
+    self.found = found
+    self.wanted = wanted
     self.device = device
     self.types = types
     self.layout = layout
@@ -97,16 +128,40 @@ final class IIOBufferStream: Sendable {
     let charDev = devRoot + "/" + device.id
     let (fd, err) = sysfs.system.open(charDev, O_RDONLY | O_NONBLOCK)
     if fd < 0 { throw IIOError.system("cannot open", path: charDev, code: err) }
+    let buffer = device.path + "/" + bufferDir
+    let scan = device.path + "/scan_elements/"
+    var found = IIOScanMask(enables: [], length: nil, bufferEnabled: false)
     do throws(IIOError) {
-      let buffer = device.path + "/" + bufferDir
-      let scan = device.path + "/scan_elements/"
+      // Remember the mask as found, to put it back when the stream stops.
+      for file in sysfs.list(device.path + "/scan_elements") ?? [] where file.hasSuffix("_en") {
+        if let value = try sysfs.readAttribute(scan + file) { found.enables.append((file, value)) }
+      }
+      found.length = try sysfs.readAttribute(buffer + "/length")
+      found.bufferEnabled = try sysfs.readAttribute(buffer + "/enable") == "1"
+    } catch {
+      sysfs.system.close(fd)
+      throw error
+    }
+    var wanted: Set<String> = []
+    for type in types {
+      for c in device.channels(of: type) { wanted.insert(c.name + "_en") }
+    }
+    if device.timestamp != nil { wanted.insert("in_timestamp_en") }
+    do throws(IIOError) {
       try sysfs.writeAttribute("0", to: buffer + "/enable")
-      for type in types {
-        for c in device.channels(of: type) {
-          try sysfs.writeAttribute("1", to: scan + c.name + "_en")
+      // Exactly the channels read (and the timestamp) are enabled, every other one turned off:
+      // a channel left enabled by someone else changes the layout, and a driver may refuse the
+      // mix (`adis16475_update_scan_mode` returns -EINVAL for gyroscope/accelerometer together
+      // with delta channels). The rest of the mask is only written where it differs.
+      for (file, value) in found.enables {
+        let want = wanted.contains(file) ? "1" : "0"
+        guard value != want else { continue }
+        do {
+          try sysfs.writeAttribute(want, to: scan + file)
+        } catch  where error.code == EINVAL {
+          throw refused(device, channels: wanted.sorted(), file: scan + file, value: want)
         }
       }
-      if device.timestamp != nil { try sysfs.writeAttribute("1", to: scan + "in_timestamp_en") }
       var enabled: [(name: String, index: Int, type: IIOScanType)] = []
       for file in sysfs.list(device.path + "/scan_elements") ?? [] where file.hasSuffix("_en") {
         guard try sysfs.readAttribute(scan + file) == "1" else { continue }
@@ -143,26 +198,65 @@ final class IIOBufferStream: Sendable {
         }
       }
       try? sysfs.writeAttribute("monotonic", to: device.path + "/current_timestamp_clock")
-      try sysfs.writeAttribute("1", to: buffer + "/enable")
+      do {
+        try sysfs.writeAttribute("1", to: buffer + "/enable")
+      } catch  where error.code == EINVAL {
+        // The IIO core hands the mask to the driver's `update_scan_mode` when the buffer is
+        // enabled; its -EINVAL ends the write.
+        throw refused(
+          device, channels: layout.elements.map { $0.name + "_en" }, file: buffer + "/enable",
+          value: "1")
+      }
       let stream = IIOBufferStream(
         device: device, types: types, layout: layout, characterDevice: charDev, fd: fd,
-        sysfs: sysfs, clock: clock)
+        sysfs: sysfs, clock: clock, found: found, wanted: wanted)
       let thread = Thread { stream.run(queue: queue) }
       thread.name = "swell.iio.\(device.id)"
       thread.start()
       return stream
     } catch {
+      restore(found, wanted: wanted, device: device, sysfs: sysfs)
       sysfs.system.close(fd)
       throw error
     }
   }
 
-  /// Asks the reader thread to stop (it exits within about 100 ms) and disables the buffer.
+  /// The error for a channel set the driver refused: one line naming the channels.
+  private static func refused(
+    _ device: IIODevice, channels: [String], file: String, value: String
+  ) -> IIOError {
+    let names = channels.map { String($0.dropLast(3)) }.joined(separator: ", ")
+    return IIOError(
+      "\(device.id) (\(device.name)) refused the channel set \(names): writing \(value) to "
+        + "\(file) failed (Invalid argument); its driver buffers only some combinations of "
+        + "channels", path: file, code: EINVAL)
+  }
+
+  /// Puts the scan mask, buffer length and buffer state back as they were found (best effort:
+  /// a device that is gone is left alone). The buffer is disabled first, as the kernel needs
+  /// for changing the mask.
+  private static func restore(
+    _ found: IIOScanMask, wanted: Set<String>, device: IIODevice, sysfs: IIOSysfs
+  ) {
+    guard let dir = device.bufferDirectory else { return }
+    let buffer = device.path + "/" + dir
+    let scan = device.path + "/scan_elements/"
+    try? sysfs.writeAttribute("0", to: buffer + "/enable")
+    for (file, value) in found.enables where value != (wanted.contains(file) ? "1" : "0") {
+      try? sysfs.writeAttribute(value, to: scan + file)
+    }
+    if let length = found.length {
+      try? sysfs.writeAttribute(length, to: buffer + "/length")
+    }
+    if found.bufferEnabled { try? sysfs.writeAttribute("1", to: buffer + "/enable") }
+  }
+
+  /// Asks the reader thread to stop (it exits within about 100 ms), disables the buffer and puts
+  /// back the scan mask, buffer length and buffer state found when the stream started.
   func stop() {
     guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    if let dir = device.bufferDirectory {
-      try? sysfs.writeAttribute("0", to: device.path + "/" + dir + "/enable")
-    }
+    IIOBufferStream.restore(
+      found, wanted: wanted, device: device, sysfs: sysfs)
   }
 
   /// Decodes one scan into a reading.
@@ -200,7 +294,7 @@ final class IIOBufferStream: Sendable {
     var chunk = [UInt8](repeating: 0, count: max(scanBytes * 64, 4096))
     var pending: [UInt8] = []
     let stampsOnClock = layout.element(named: "in_timestamp") == nil
-    let period = device.samplingFrequency.map { 1 / $0 } ?? 0
+    let period = device.samplingFrequency.flatMap { $0 > 0 ? 1 / $0 : nil } ?? 0
     var lastStamp = -Double.infinity
     func gone(_ why: String, code: Int32) {
       queue.push(
@@ -240,6 +334,9 @@ final class IIOBufferStream: Sendable {
             let t = max(readAt - Double(complete - 1 - k) * period, lastStamp + 1e-6)
             reading.clockTime = t
             lastStamp = t
+          }
+          if period > 0 && (reading.deltaAngle != nil || reading.deltaVelocity != nil) {
+            reading.deltaInterval = period
           }
           queue.push(.success(reading))
         }

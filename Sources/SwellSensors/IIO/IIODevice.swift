@@ -10,15 +10,36 @@ public enum IIOChannelType: String, Hashable, Sendable, CaseIterable, Comparable
   case anglvel
   /// Magnetometer (`in_magn_*`): Gauss after scale and offset (×100 gives µT).
   case magn
+  /// Delta angle (`in_deltaangl_*`): the angular displacement between two consecutive samples,
+  /// radians after scale and offset (`Documentation/ABI/testing/sysfs-bus-iio`,
+  /// `in_deltaangl_x_raw`, kernel 6.5). Divided by the sample interval it is an angular rate.
+  case deltaAngle = "deltaangl"
+  /// Delta velocity (`in_deltavelocity_*`): the change of velocity between two consecutive
+  /// samples, m/s after scale and offset (`Documentation/ABI/testing/sysfs-bus-iio`,
+  /// `in_deltavelocity_x_raw`, kernel 6.5). Divided by the sample interval it is specific force.
+  case deltaVelocity = "deltavelocity"
 
-  /// Orders types accel, anglvel, magn.
+  /// Orders types accel, anglvel, magn, deltaangl, deltavelocity.
   public static func < (a: IIOChannelType, b: IIOChannelType) -> Bool {
     allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
   }
 
-  /// The factor from the channel's ABI unit to the IMUSample unit: 1 for m/s² and rad/s,
-  /// 100 for Gauss to µT.
+  /// The factor from the channel's ABI unit to the IMUSample unit: 1 for m/s², rad/s, rad and
+  /// m/s, 100 for Gauss to µT.
   public var siFactor: Double { self == .magn ? 100 : 1 }
+
+  /// True for the delta types (``deltaAngle``, ``deltaVelocity``).
+  public var isDelta: Bool { self == .deltaAngle || self == .deltaVelocity }
+
+  /// The rate type a delta type becomes once divided by the sample interval (``anglvel`` for
+  /// ``deltaAngle``, ``accel`` for ``deltaVelocity``); the type itself for the others.
+  public var rateType: IIOChannelType {
+    switch self {
+    case .deltaAngle: .anglvel
+    case .deltaVelocity: .accel
+    default: self
+    }
+  }
 }
 
 /// Where a channel sits in the buffer scan order and how it is stored.
@@ -35,7 +56,7 @@ public struct IIOChannel: Hashable, Sendable {
   public var type: IIOChannelType
   /// The axis: 0 for x, 1 for y, 2 for z (sensor frame, before the mount matrix).
   public var axis: Int
-  /// The multiplier from raw counts to the ABI unit (m/s², rad/s or Gauss per count).
+  /// The multiplier from raw counts to the ABI unit (m/s², rad/s, Gauss, rad or m/s per count).
   public var scale: Double
   /// Added to the raw value before scaling, in raw counts (0 when the device has none).
   public var offset: Double
@@ -52,7 +73,7 @@ public struct IIOChannel: Hashable, Sendable {
   /// Converts a raw count to the ABI unit: `(raw + offset) × scale`.
   ///
   /// - Parameter raw: The raw count.
-  /// - Returns: m/s², rad/s or Gauss.
+  /// - Returns: m/s², rad/s, Gauss, rad or m/s.
   public func convert(_ raw: Double) -> Double { (raw + offset) * scale }
 }
 
@@ -79,7 +100,8 @@ public struct IIODevice: Hashable, Sendable {
   /// The buffer control directory name (`buffer` or `buffer0`), when the device has one.
   public var bufferDirectory: String?
 
-  /// The channel types this device measures, in order accel, anglvel, magn.
+  /// The channel types this device measures, in order accel, anglvel, magn, deltaangl,
+  /// deltavelocity.
   public var types: [IIOChannelType] {
     IIOChannelType.allCases.filter { t in channels.contains { $0.type == t } }
   }
@@ -241,7 +263,8 @@ public struct IIOSysfs: Sendable {
 
   // MARK: Discovery
 
-  /// Lists the IIO devices that have accelerometer, gyroscope or magnetometer channels.
+  /// Lists the IIO devices that have accelerometer, gyroscope, magnetometer, delta-angle or
+  /// delta-velocity channels.
   ///
   /// - Returns: The devices, ordered by device number.
   /// - Throws: ``IIOError`` when the root is missing or unreadable (the message says why:
@@ -348,7 +371,8 @@ public struct IIOSysfs: Sendable {
   }
 
   /// Reads the mount matrix of a channel type: `in_<type>_mount_matrix`, then the shared
-  /// `mount_matrix` / `in_mount_matrix`, then the older `in_<type>_matrix` (mpu6050).
+  /// `mount_matrix` / `in_mount_matrix`, then the older `in_<type>_matrix` (mpu6050); a delta
+  /// type then falls back to its rate type's matrix (`in_anglvel_…` for `deltaangl`).
   ///
   /// - Parameters:
   ///   - type: The channel type.
@@ -356,10 +380,17 @@ public struct IIOSysfs: Sendable {
   /// - Returns: The matrix, or `nil` when the device has none.
   /// - Throws: ``IIOError`` when the file is malformed.
   func mountMatrix(of type: IIOChannelType, in path: String) throws(IIOError) -> Matrix3? {
-    for file in [
+    var files = [
       "in_\(type.rawValue)_mount_matrix", "mount_matrix", "in_mount_matrix",
       "in_\(type.rawValue)_matrix",
-    ] {
+    ]
+    // A delta channel integrates the same sensor as its rate channel: without a matrix of its
+    // own it takes the rate channel's (the ABI defines `in_accel_mount_matrix` and
+    // `in_anglvel_mount_matrix`, none for the delta types).
+    if type.isDelta {
+      files += ["in_\(type.rateType.rawValue)_mount_matrix", "in_\(type.rateType.rawValue)_matrix"]
+    }
+    for file in files {
       if let text = try readAttribute(path + "/" + file) {
         return try IIOSysfs.parseMountMatrix(text, file: path + "/" + file)
       }
@@ -428,12 +459,12 @@ public struct IIOSysfs: Sendable {
   // MARK: Polling
 
   /// Reads one type's three `_raw` files and converts them: scale and offset, the mount matrix,
-  /// then the unit factor (Gauss → µT).
+  /// then the unit factor (Gauss → µT). Delta types come back as they are (rad, m/s).
   ///
   /// - Parameters:
   ///   - type: The channel type.
   ///   - device: The device.
-  /// - Returns: The vector in the device frame: m/s², rad/s or µT.
+  /// - Returns: The vector in the device frame: m/s², rad/s, µT, rad or m/s.
   /// - Throws: ``IIOError`` when a file is missing, unreadable (the device is gone) or malformed.
   public func readVector(_ type: IIOChannelType, of device: IIODevice) throws(IIOError) -> Vector3 {
     let chans = device.channels(of: type)

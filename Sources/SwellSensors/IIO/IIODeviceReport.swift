@@ -5,11 +5,12 @@ import SwellGeometry
 /// form to paste into a bug report.
 ///
 /// For each device: its folder and chip name, the sampling rate, every channel (motion channels
-/// with their scan index, storage format, scale and offset as read; the timestamp; any other
-/// channel left enabled in `scan_elements`, which changes the scan layout), each type's unit and
-/// mount matrix with what kind of matrix it is (identity, a rotation, a reflection, or neither:
-/// every matrix is applied as published, `v_device = M · v_sensor`), and whether buffered reads
-/// are possible with the scan size they would have.
+/// with their scan index, storage format, scale and offset as read; the timestamp; every other
+/// scan element, which Swell turns off while it reads), the scan elements enabled now, the
+/// channels Swell reads (rates or deltas, and the enabled ones it turns off meanwhile), each
+/// type's unit and mount matrix with what kind of matrix it is (identity, a rotation, a
+/// reflection, or neither: every matrix is applied as published, `v_device = M · v_sensor`), and
+/// whether buffered reads are possible with the scan size Swell's mask gives.
 ///
 /// ```
 /// iio:device0  bmi160
@@ -18,9 +19,11 @@ import SwellGeometry
 ///     in_accel_x    accel    index 0  le:s16/16>>0  scale 0.000598  offset 0
 ///     ...
 ///     in_timestamp  time     index 6  le:s64/64>>0  ns
+///   enabled now: none
+///   Swell reads: in_accel_x/y/z, in_anglvel_x/y/z, in_timestamp (rates)
 ///   accel: m/s² per count, mount matrix 0, 1, 0; -1, 0, 0; 0, 0, 1 (a rotation, determinant 1)
 ///   anglvel: rad/s per count, mount matrix identity
-///   buffered: yes (buffer/), 16 bytes per scan, /dev/iio:device0 readable
+///   buffered: yes (buffer/), 24 bytes per scan, /dev/iio:device0 readable
 /// ```
 public struct IIODeviceReport: Sendable, CustomStringConvertible {
   /// The devices described.
@@ -32,12 +35,19 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - devices: The devices, e.g. `IIOSysfs.devices()`.
-  ///   - sysfs: The sysfs reader they came from (for the other enabled scan elements).
+  ///   - sysfs: The sysfs reader they came from (for the scan elements and their `_en`).
   ///   - devRoot: The folder of the `iio:deviceN` character devices (normally `/dev`).
-  public init(devices: [IIODevice], sysfs: IIOSysfs, devRoot: String = "/dev") {
+  ///   - selection: Which channels Swell would read from a device with rate and delta
+  ///     channels (as ``IIOSourceConfiguration/channels``).
+  public init(
+    devices: [IIODevice], sysfs: IIOSysfs, devRoot: String = "/dev",
+    selection: IIOChannelSelection = .automatic
+  ) {
     self.devices = devices
-    text = devices.map { IIODeviceReport.describe($0, sysfs: sysfs, devRoot: devRoot) }
-      .joined()
+    text = devices.map {
+      IIODeviceReport.describe($0, sysfs: sysfs, devRoot: devRoot, selection: selection)
+    }
+    .joined()
   }
 
   /// Finds and describes the motion sensors under a sysfs root (what `IIOSysfs.devices()`
@@ -112,7 +122,9 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
     var values: String
   }
 
-  private static func describe(_ d: IIODevice, sysfs: IIOSysfs, devRoot: String) -> String {
+  private static func describe(
+    _ d: IIODevice, sysfs: IIOSysfs, devRoot: String, selection: IIOChannelSelection
+  ) -> String {
     var out = "\(d.id)  \(d.name)\n"
     if let f = d.samplingFrequency {
       out += "  rate: \(decimal(f)) Hz"
@@ -124,14 +136,14 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
       out += "  rate: not reported\n"
     }
     var lines: [Line] = []
-    var scan: [(name: String, index: Int, type: IIOScanType)] = []
+    var slots: [String: (index: Int, type: IIOScanType)] = [:]
     for c in d.channels {
       var place = "polled only"
       var storage = ""
       if let i = c.scanIndex, let t = c.scanType {
         place = "index \(i)"
         storage = t.description
-        scan.append((c.name, i, t))
+        slots[c.name] = (i, t)
       }
       lines.append(
         Line(
@@ -144,14 +156,14 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
         Line(
           name: "in_timestamp", kind: "time", place: "index \(t.index)",
           storage: t.type.description, values: "ns"))
-      scan.append(("in_timestamp", t.index, t.type))
+      slots["in_timestamp"] = (t.index, t.type)
     }
-    for other in otherEnabledElements(of: d, sysfs: sysfs) {
+    let elements = scanElements(of: d, sysfs: sysfs)
+    for other in elements where slots[other.name] == nil {
       lines.append(
         Line(
           name: other.name, kind: "other", place: "index \(other.index)",
-          storage: other.type.description, values: "enabled (part of every scan)"))
-      scan.append(other)
+          storage: other.type.description, values: "not read by Swell"))
     }
     lines.sort { a, b in
       let ia = Int(a.place.dropFirst(6)) ?? Int.max
@@ -169,24 +181,60 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
       row += widths.3 > 0 ? pad(l.storage, widths.3) + "  " : ""
       out += row + l.values + "\n"
     }
+    let enabledNow = elements.filter(\.enabled).sorted { ($0.index, $0.name) < ($1.index, $1.name) }
+    if !elements.isEmpty {
+      out +=
+        "  enabled now: "
+        + (enabledNow.isEmpty ? "none" : enabledNow.map(\.name).joined(separator: ", ")) + "\n"
+    }
+    let reads = readTypes(of: d, selection: selection)
+    var readNames = reads.map { t in
+      let axes = d.channels(of: t).map { ["x", "y", "z"][$0.axis] }
+      return "in_\(t.rawValue)_" + axes.joined(separator: "/")
+    }
+    let buffered = !reads.isEmpty && reads.allSatisfy { d.canBuffer($0) }
+    if buffered && d.timestamp != nil { readNames.append("in_timestamp") }
+    let what = reads.contains(where: \.isDelta) ? "deltas" : "rates"
+    if reads.isEmpty {
+      out += "  Swell reads: nothing (no \(selection == .deltas ? "delta" : "rate") channels)\n"
+    } else {
+      let others = d.types.contains { t in !reads.contains(t) && t != .magn }
+      out += "  Swell reads: \(readNames.joined(separator: ", ")) (\(what)"
+      out += others ? "; \(what == "rates" ? "deltas" : "rates") on request)" : ")"
+      var readChannels = Set(reads.flatMap { d.channels(of: $0).map(\.name) })
+      readChannels.insert("in_timestamp")
+      let turnedOff = enabledNow.filter { !readChannels.contains($0.name) }
+      if buffered && !turnedOff.isEmpty {
+        out += "; turns off \(turnedOff.map(\.name).joined(separator: ", ")) while it reads"
+      }
+      out += "\n"
+    }
     for t in d.types {
       let unit =
         switch t {
         case .accel: "m/s² per count"
         case .anglvel: "rad/s per count"
         case .magn: "Gauss per count (×100 for µT)"
+        case .deltaAngle: "rad per count (÷ sample interval for rad/s)"
+        case .deltaVelocity: "m/s per count (÷ sample interval for m/s²)"
         }
       let m = d.mountMatrices[t] ?? .identity
       let matrix = m == .identity ? "identity" : "\(text(of: m)) (\(kind(of: m)))"
       out += "  \(t.rawValue): \(unit), mount matrix \(matrix)\n"
     }
-    let buffered = d.types.allSatisfy { d.canBuffer($0) }
     let charDev = devRoot + "/" + d.id
     var access = "missing"
     if Glibc.access(charDev, F_OK) == 0 {
       access = Glibc.access(charDev, R_OK) == 0 ? "readable" : "not readable"
     }
     if buffered {
+      var scan: [(name: String, index: Int, type: IIOScanType)] = []
+      for t in reads {
+        for c in d.channels(of: t) {
+          if let slot = slots[c.name] { scan.append((c.name, slot.index, slot.type)) }
+        }
+      }
+      if let t = d.timestamp { scan.append(("in_timestamp", t.index, t.type)) }
       let bytes = IIOScanLayout(channels: scan).scanBytes
       out +=
         "  buffered: yes (\(d.bufferDirectory ?? "buffer")/), \(bytes) bytes per scan, "
@@ -197,21 +245,37 @@ public struct IIODeviceReport: Sendable, CustomStringConvertible {
     return out
   }
 
-  /// Scan elements other than the motion channels and the timestamp whose `_en` is 1 now.
-  private static func otherEnabledElements(of d: IIODevice, sysfs: IIOSysfs)
-    -> [(name: String, index: Int, type: IIOScanType)]
+  /// The types Swell reads from a device with a channel selection: its rate types (accel,
+  /// anglvel, magn), or its delta types (with magn), as ``IIOSource`` picks them.
+  static func readTypes(of d: IIODevice, selection: IIOChannelSelection) -> [IIOChannelType] {
+    let rates = d.types.filter { !$0.isDelta }
+    let deltas = d.types.filter { $0.isDelta || $0 == .magn }
+    switch selection {
+    case .rates: return rates
+    case .deltas: return deltas.contains(where: \.isDelta) ? deltas : []
+    case .automatic:
+      return d.types.contains(.accel) || d.types.contains(.anglvel)
+        || !deltas.contains(where: \.isDelta)
+        ? rates : deltas
+    }
+  }
+
+  /// Every scan element with a readable index and type, and whether its `_en` is 1 now.
+  private static func scanElements(of d: IIODevice, sysfs: IIOSysfs)
+    -> [(name: String, index: Int, type: IIOScanType, enabled: Bool)]
   {
     let folder = d.path + "/scan_elements/"
-    let known = Set(d.channels.map(\.name) + ["in_timestamp"])
-    var found: [(name: String, index: Int, type: IIOScanType)] = []
+    var found: [(name: String, index: Int, type: IIOScanType, enabled: Bool)] = []
     for file in sysfs.list(d.path + "/scan_elements") ?? [] where file.hasSuffix("_en") {
       let base = String(file.dropLast(3))
-      guard !known.contains(base), (try? sysfs.readAttribute(folder + file)) == "1",
-        let index = (try? sysfs.readScanIndex(folder + base + "_index")) ?? nil,
-        let typeText = (try? sysfs.readAttribute(folder + base + "_type")) ?? nil,
+      let shared = base.split(separator: "_").count == 3 ? String(base.dropLast(2)) : base
+      guard let index = (try? sysfs.readScanIndex(folder + base + "_index")) ?? nil,
+        let typeText =
+          (try? sysfs.firstAttribute(folder + base + "_type", folder + shared + "_type"))
+            ?? nil,
         let type = try? IIOScanType(parsing: typeText)
       else { continue }
-      found.append((base, index, type))
+      found.append((base, index, type, (try? sysfs.readAttribute(folder + file)) == "1"))
     }
     return found
   }

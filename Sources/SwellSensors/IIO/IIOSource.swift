@@ -14,6 +14,18 @@ public enum IIOReadMode: String, Hashable, Sendable {
   case polled
 }
 
+/// Which channels an ``IIOSource`` reads from a device that has both rate and delta channels
+/// (the ADIS16475 family: `in_anglvel_*`/`in_accel_*` and `in_deltaangl_*`/`in_deltavelocity_*`).
+public enum IIOChannelSelection: String, Hashable, Sendable, CaseIterable {
+  /// Rates when the device has accelerometer channels, else its delta channels.
+  case automatic
+  /// The rate channels: `in_accel_*`, `in_anglvel_*` (and `in_magn_*`).
+  case rates
+  /// The delta channels: `in_deltavelocity_*`, `in_deltaangl_*` (and `in_magn_*`), turned into
+  /// specific force and angular rate by dividing by the sample interval.
+  case deltas
+}
+
 /// Options of an ``IIOSource``.
 public struct IIOSourceConfiguration: Hashable, Sendable {
   /// The sysfs directory of `iio:deviceN` entries.
@@ -26,6 +38,8 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
   public var deviceName: String?
   /// Buffered, polled, or buffered with a fallback to polling.
   public var mode: IIOReadMode = .automatic
+  /// Rate or delta channels (see ``IIOChannelSelection``).
+  public var channels: IIOChannelSelection = .automatic
   /// A sampling frequency to set on the devices, Hz (`nil` leaves it alone).
   public var samplingFrequency: Double?
   /// The polling rate, Hz; `nil` uses the device's sampling frequency, capped to 1...200 Hz
@@ -60,6 +74,15 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
 /// stamped with the clock when they are read: k scans read together at T are stamped
 /// T − (k − 1)/f, …, T, with f the device's sampling frequency.
 /// A device without a gyroscope yields samples with a zero gyroscope (see ``hasGyroscope``).
+///
+/// **Delta channels** (``IIOSourceConfiguration/channels``): a device's `in_deltaangl_*` (rad)
+/// and `in_deltavelocity_*` (m/s) become rad/s and m/s² per scan, divided by one period of the
+/// device's sampling frequency, or, when it reports none, by the time since the previous scan
+/// (the first scan then gives no sample).
+///
+/// **The scan mask** is the source's while it reads: exactly its channels and the timestamp are
+/// enabled, the others disabled, and ``stop()`` puts back what it found (see
+/// ``IIOBufferStream``). A mask the driver refuses is one error line naming the channels.
 ///
 /// **Unplugging.** When a device disappears (its sysfs directory vanishes, a read fails with
 /// `ENODEV`, or its character device hangs up), ``next()`` throws a transient
@@ -110,7 +133,8 @@ public final class IIOSource: MotionSource {
   {
     let devices = try sysfs.devices()
     var parts = try IIOSource.select(
-      from: devices, named: configuration.deviceName, root: sysfs.root)
+      from: devices, named: configuration.deviceName, channels: configuration.channels,
+      root: sysfs.root)
     if let hz = configuration.samplingFrequency {
       for i in parts.indices {
         try sysfs.setSamplingFrequency(hz, of: parts[i].device)
@@ -121,7 +145,7 @@ public final class IIOSource: MotionSource {
     let names = parts.map(\.device.name)
     name = "iio:" + names.joined(separator: "+")
     hasMagnetometer = parts.contains { $0.types.contains(.magn) }
-    hasGyroscope = parts.contains { $0.types.contains(.anglvel) }
+    hasGyroscope = parts.contains { $0.types.contains(.anglvel) || $0.types.contains(.deltaAngle) }
     let status = self.status
     core = Core(
       configuration: configuration, clock: clock, sysfs: sysfs, parts: parts,
@@ -150,16 +174,22 @@ public final class IIOSource: MotionSource {
     try await core.next()
   }
 
-  /// Stops the reader threads and disables the device buffers.
+  /// Stops the reader threads, disables the device buffers and restores the scan masks, buffer
+  /// lengths and buffer states found when they were opened.
   public func stop() async {
     await core.stopStreams()
   }
 
-  /// Picks the devices: the first (or named) accelerometer, then a gyroscope and a magnetometer
-  /// from the same device, from a device whose name shares its prefix, or any device.
-  static func select(from devices: [IIODevice], named wanted: String?, root: String)
-    throws(IIOError) -> [(device: IIODevice, types: [IIOChannelType])]
-  {
+  /// Picks the devices: the first (or named) accelerometer (or delta-velocity device), then a
+  /// gyroscope (or delta-angle device) and a magnetometer from the same device, from a device
+  /// whose name shares its prefix, or any device.
+  ///
+  /// With ``IIOChannelSelection/automatic`` an accelerometer anywhere is preferred and read as
+  /// rates; a device with delta channels only is read through its deltas.
+  static func select(
+    from devices: [IIODevice], named wanted: String?,
+    channels selection: IIOChannelSelection = .automatic, root: String
+  ) throws(IIOError) -> [(device: IIODevice, types: [IIOChannelType])] {
     var pool = devices
     if let wanted {
       pool = devices.filter { $0.name == wanted || $0.id == wanted || $0.name.hasPrefix(wanted) }
@@ -170,11 +200,32 @@ public final class IIOSource: MotionSource {
             + (list.isEmpty ? "none" : list), path: root)
       }
     }
-    guard let accel = pool.first(where: { $0.types.contains(.accel) }) else {
+    // Automatic mode prefers an accelerometer anywhere to a delta-only device.
+    let primaryTypes: [IIOChannelType] =
+      switch selection {
+      case .automatic: [.accel, .deltaVelocity]
+      case .rates: [.accel]
+      case .deltas: [.deltaVelocity]
+      }
+    guard
+      let accel = primaryTypes.lazy.compactMap({ t in pool.first { $0.types.contains(t) } }).first
+    else {
+      if selection == .deltas {
+        throw IIOError(
+          "no IIO device with delta-velocity channels (in_deltavelocity_*) under \(root)"
+            + (devices.isEmpty ? " (no motion devices at all)" : ""), path: root)
+      }
+      let deltaOnly = pool.first { $0.types.contains(.deltaVelocity) }
       throw IIOError(
         "no IIO accelerometer under \(root)"
-          + (devices.isEmpty ? " (no motion devices at all)" : ""), path: root)
+          + (devices.isEmpty ? " (no motion devices at all)" : "")
+          + (deltaOnly.map {
+            " (\($0.id) \($0.name) has delta-velocity and delta-angle channels only: read its deltas)"
+          } ?? ""), path: root)
     }
+    let readsDeltas = selection == .deltas || !accel.types.contains(.accel)
+    let wantedTypes: [IIOChannelType] =
+      readsDeltas ? [.deltaVelocity, .deltaAngle, .magn] : [.accel, .anglvel, .magn]
     func stem(_ n: String) -> String {
       for s in ["_accel", "_gyro", "_magn", "_anglvel"] where n.hasSuffix(s) {
         return String(n.dropLast(s.count))
@@ -187,7 +238,7 @@ public final class IIOSource: MotionSource {
         ?? pool.first { $0.types.contains(type) }
     }
     var parts: [(device: IIODevice, types: [IIOChannelType])] = []
-    for type in IIOChannelType.allCases {
+    for type in wantedTypes {
       guard let d = pick(type) else { continue }
       if let i = parts.firstIndex(where: { $0.device.id == d.id }) {
         parts[i].types.append(type)
@@ -216,6 +267,9 @@ private actor Core {
   private var queue = EventQueue<IIOReading>()
   private var held = IIOReading()
   private var lastTimestamp = -Double.infinity
+  /// When the last reading of each delta type came, seconds (for devices without a sampling
+  /// frequency, whose deltas are divided by the time between scans).
+  private var lastDeltaTime: [IIOChannelType: Double] = [:]
 
   init(
     configuration: IIOSourceConfiguration, clock: MonotonicClock, sysfs: IIOSysfs,
@@ -253,6 +307,7 @@ private actor Core {
       switch machine.step {
       case .open(let buffered):
         held = IIOReading()
+        lastDeltaTime = [:]
         if buffered, let e = startBuffered() {
           try apply(machine.buffersFailed(e.message, at: clock.now()))
         } else if buffered {
@@ -319,6 +374,12 @@ private actor Core {
             throw MotionSourceError(
               "\(name): \(part.device.path)/\(c.name)_raw is missing, and polling needs it")
           }
+          // A polled delta covers one sample period of the device, not the time between polls.
+          if type.isDelta && (part.device.samplingFrequency ?? 0) <= 0 {
+            throw MotionSourceError(
+              "\(name): \(part.device.path) reports no sampling frequency, and polling its "
+                + "\(type.rawValue) channels needs one (each value covers one sample period)")
+          }
         }
       }
     }
@@ -337,6 +398,9 @@ private actor Core {
           reading[type] = try sysfs.readVector(type, of: part.device)
         } catch {
           return .failure(error)
+        }
+        if type.isDelta, let f = part.device.samplingFrequency, f > 0 {
+          reading.deltaInterval = 1 / f
         }
       }
     }
@@ -408,7 +472,21 @@ private actor Core {
   }
 
   /// Merges a reading into the held values and returns a sample when the primary type arrived.
-  private func combine(_ reading: IIOReading, timestamp: Double) -> IMUSample? {
+  ///
+  /// Deltas become rates here: angular rate = Δangle / Δt and specific force = Δvelocity / Δt,
+  /// with Δt the reading's ``IIOReading/deltaInterval`` (one period of the device's sampling
+  /// frequency) or, when the device reports none, the time since the previous reading of that
+  /// type (the first reading after opening has no such time and gives no sample).
+  private func combine(_ incoming: IIOReading, timestamp: Double) -> IMUSample? {
+    var reading = incoming
+    for delta in [IIOChannelType.deltaAngle, .deltaVelocity] {
+      guard let d = reading[delta] else { continue }
+      let previous = lastDeltaTime[delta]
+      lastDeltaTime[delta] = timestamp
+      if let dt = reading.deltaInterval ?? previous.map({ timestamp - $0 }), dt > 0, dt.isFinite {
+        reading[delta.rateType] = d * (1 / dt)
+      }
+    }
     if let a = reading.accel { held.accel = a }
     if let g = reading.gyro { held.gyro = g }
     if let m = reading.magn { held.magn = m }

@@ -93,6 +93,19 @@ enum IIOModeName: String, CaseIterable, Sendable {
   var mode: IIOReadMode { self == .auto ? .automatic : self == .buffered ? .buffered : .polled }
 }
 
+/// Which IIO channels are read, as `--iio-channels` names them.
+enum IIOChannelsName: String, CaseIterable, Sendable {
+  case auto, rates, deltas
+
+  var selection: IIOChannelSelection {
+    switch self {
+    case .auto: .automatic
+    case .rates: .rates
+    case .deltas: .deltas
+    }
+  }
+}
+
 /// The options of live sensor sources (`iio[:NAME]`, `udp:PORT`, `phone:URL`), declared once for
 /// `record` and `live`, read straight into the library's `LiveSourceSettings`.
 struct LiveSensorOptionGroup: ParsableOptionGroup {
@@ -122,6 +135,12 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
         "--mode", value: "MODE", as: IIOModeName.self,
         aliases: ["automatic": .auto, "poll": .polled], defaultText: "auto",
         help: "IIO: how devices are read; auto: buffered, else polled")?.mode ?? settings.iio.mode
+    settings.iio.channels =
+      try p.option(
+        "--iio-channels", value: "SET", as: IIOChannelsName.self, aliases: ["automatic": .auto],
+        defaultText: "auto",
+        help: "IIO: rates (accel, anglvel) or deltas (deltavelocity, deltaangl over the sample "
+          + "interval); auto: rates when the device has them")?.selection ?? settings.iio.channels
     settings.iio.samplingFrequency = try p.option(
       "--rate", value: "HZ", in: .positive, help: "IIO: set the sampling frequency (and poll at it)"
     )
@@ -153,7 +172,8 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
         help: "phyphox: seconds between polls") ?? settings.phyphoxPollInterval
     // The help says which source each applies to: "IIO: ...", "UDP: ...", "phyphox: ...".
     let kinds: [String: LiveSourceSpec.Kind] = [
-      "--sysfs-root": .iio, "--dev-root": .iio, "--mode": .iio, "--rate": .iio,
+      "--sysfs-root": .iio, "--dev-root": .iio, "--mode": .iio, "--iio-channels": .iio,
+      "--rate": .iio,
       "--listen": .udp, "--format": .udp, "--buffers": .phone, "--poll-interval": .phone,
     ]
     given = p.givenInGroup.compactMap { name in kinds[name].map { (name, $0) } }
