@@ -58,6 +58,13 @@ private func scratchStore(_ tag: String, now: Double = 1_800_000_000) throws
     wallClock: { now })
 }
 
+/// Removes a store's scratch folder (`scratchStore`'s, three levels above the file).
+private func remove(_ store: GyroscopeCalibrationStore) {
+  let folder = store.fileURL.deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  try? FileManager.default.removeItem(at: folder)
+}
+
 private let degree = Double.pi / 180
 
 @Suite("Saved gyroscope calibration")
@@ -65,6 +72,7 @@ struct GyroscopeCalibrationTests {
   @Test("a saved calibration reads back with every field, and the file is the documented JSON")
   func roundTrip() throws {
     let store = try scratchStore("calib-roundtrip")
+    defer { remove(store) }
     let a = GyroscopeCalibration(
       bias: Vector3(0.0123, -0.0045, 1.5e-5), sigma: Vector3(4e-4, 5e-4, 6e-4),
       savedAt: 1_799_999_000.25, restDuration: 12.5, sampleCount: 1250)
@@ -104,6 +112,7 @@ struct GyroscopeCalibrationTests {
   )
   func atomicWrite() throws {
     let store = try scratchStore("calib-atomic")
+    defer { remove(store) }
     let c = GyroscopeCalibration(
       bias: Vector3(0.001, 0, 0), sigma: Vector3(5e-4, 5e-4, 5e-4), savedAt: 1_799_999_999,
       restDuration: 4, sampleCount: 400)
@@ -147,6 +156,7 @@ struct GyroscopeCalibrationTests {
   @Test("a corrupt file is a warning and no calibration", arguments: corruptFiles)
   func corrupt(_ kind: String, _ text: String) throws {
     let store = try scratchStore("calib-corrupt")
+    defer { remove(store) }
     try FileManager.default.createDirectory(
       at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(text.utf8).write(to: store.fileURL)
@@ -160,6 +170,7 @@ struct GyroscopeCalibrationTests {
   @Test("a file larger than the bound, or a folder in its place, is a warning without reading it")
   func oversized() throws {
     let store = try scratchStore("calib-oversized")
+    defer { remove(store) }
     let folder = store.fileURL.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     #expect(FileManager.default.createFile(atPath: store.fileURL.path, contents: nil))
@@ -216,6 +227,7 @@ struct GyroscopeCalibrationTests {
   @Test("stale and implausible saved values are ignored with a reason", arguments: rejected)
   func ignored(_ kind: String, _ c: GyroscopeCalibration, _ word: String) throws {
     let store = try scratchStore("calib-ignored")
+    defer { remove(store) }
     try store.save(c, for: "d")
     let (lookup, warnings) = store.lookUp(
       "d", limitDegreesPerSecond: 2, maximumSigma: 0.1 * degree)
@@ -286,6 +298,7 @@ struct GyroscopeCalibrationTests {
       seed: 11, options: .init(duration: 8, bias: Vector3(0.01, -0.01, 0.005), restDuration: 3))
     let reference = try await fuse(IdentifiedSource(motion.samples, identity: nil), store: nil)
     let store = try scratchStore("calib-unchanged")
+    defer { remove(store) }
     let noIdentity = try await fuse(IdentifiedSource(motion.samples, identity: nil), store: store)
     let events = Events()
     let empty = try await fuse(
@@ -299,6 +312,7 @@ struct GyroscopeCalibrationTests {
   @Test("a corrupt file reaches the handler as a warning and the fusion runs unseeded")
   func corruptThroughManager() async throws {
     let store = try scratchStore("calib-manager-corrupt")
+    defer { remove(store) }
     try FileManager.default.createDirectory(
       at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data("{\"format\": ".utf8).write(to: store.fileURL)
@@ -321,6 +335,7 @@ struct GyroscopeCalibrationTests {
   )
   func savedBiasLowersStartError() async throws {
     let store = try scratchStore("calib-done-when")
+    defer { remove(store) }
     // Run 1: the device lies still for 20 s; the manager saves the bias it finds.
     let still = SyntheticMotion(
       seed: 21, options: .init(duration: 20, bias: Self.trueBias, restDuration: 100))
