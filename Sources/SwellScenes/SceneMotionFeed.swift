@@ -291,7 +291,9 @@ public struct LiveClockMapper: Sendable {
 
 /// A live source through a `MotionManager`: every fused sample, taken without waiting at each
 /// frame and mapped onto scene time by a ``LiveClockMapper``. Transient source errors become
-/// messages (``onMessage``) and the source is asked again; a final error fails the feed.
+/// messages (``onMessage``) and the source is asked again; a final error fails the feed. What
+/// the manager reports of a saved gyroscope calibration (used, ignored, a corrupt file) becomes
+/// a message too.
 public final class LiveSourceFeed: SceneMotionFeed {
   /// The manager.
   public let manager: MotionManager
@@ -321,6 +323,11 @@ public final class LiveSourceFeed: SceneMotionFeed {
     let messages = self.messages
     manager.sourceErrorHandler = { e in
       if e.isTransient { messages.append(e.sourceMessage ?? e.message) }
+    }
+    // The saved gyroscope calibration: used, ignored (why), or a corrupt file; saves are quiet.
+    manager.calibrationHandler = { e in
+      if case .saved = e { return }
+      messages.append(e.description)
     }
     samples = manager.deviceMotionSamples(using: referenceFrame, capacity: capacity)
   }

@@ -10,11 +10,14 @@ extension SceneMotionInput {
   ///   - word: The motion word.
   ///   - loops: Whether a script or recording starts again when it ends.
   ///   - referenceFrame: The frame a sensor's attitude is fused in.
+  ///   - calibrationStore: Where a sensor's gyroscope bias is saved between runs
+  ///     (``SwellMotion/MotionManager/gyroscopeCalibrationStore``); `nil` (the default) for none.
   ///   - sensor: Opens the sensor the word names, or returns `nil` when it names none.
   /// - Returns: The feed.
   /// - Throws: ``SceneMotionError`` for a bad script or recording; what `sensor` throws.
   public static func liveFeed(
     _ word: String, loops: Bool, referenceFrame: AttitudeReferenceFrame,
+    calibrationStore: GyroscopeCalibrationStore? = nil,
     sensor: (String) throws -> (any MotionSource)?
   ) throws -> any SceneMotionFeed {
     switch word {
@@ -25,8 +28,9 @@ extension SceneMotionInput {
         return try script(String(word.dropFirst("script:".count)), rate: 100, loops: loops).feed
       }
       if let source = try sensor(word) {
-        return LiveSourceFeed(
-          manager: MotionManager(source: source), referenceFrame: referenceFrame)
+        let manager = MotionManager(source: source)
+        manager.gyroscopeCalibrationStore = calibrationStore
+        return LiveSourceFeed(manager: manager, referenceFrame: referenceFrame)
       }
       return try recording(URL(fileURLWithPath: word), loops: loops).feed
     }

@@ -61,6 +61,48 @@ public final class FakeIIOTree {
     try? FileManager.default.removeItem(atPath: dev + "/" + id)
   }
 
+  /// Moves a device folder to `devices/PARENT/iio:deviceN` beside the fake sysfs root and puts a
+  /// relative symbolic link in its place, as the kernel's `/sys/bus/iio/devices/iio:deviceN`
+  /// entries are links into `/sys/devices/…/PARENT/iio:deviceN`
+  /// (`Documentation/admin-guide/sysfs-rules.rst`).
+  ///
+  /// - Parameters:
+  ///   - id: The device folder name, e.g. `iio:device0`.
+  ///   - parent: The parent device's path below `devices/`, e.g. `platform/soc/i2c-1/1-0068`.
+  /// - Throws: A file-system error.
+  public func attach(_ id: String, toParent parent: String) throws {
+    let folder = root + "/devices/" + parent
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: sysfs + "/" + id, toPath: folder + "/" + id)
+    let target = "../devices/" + parent + "/" + id
+    try FileManager.default.createSymbolicLink(
+      atPath: sysfs + "/" + id, withDestinationPath: target)
+  }
+
+  /// Gives an attached device another number, as a reboot or a replug may: its folder under
+  /// the parent and its link become `iio:deviceN`, and so does its character device.
+  ///
+  /// - Parameters:
+  ///   - id: The device folder name now, e.g. `iio:device0` (attached with
+  ///     ``attach(_:toParent:)``).
+  ///   - parent: Its parent device's path below `devices/`.
+  ///   - number: The new N.
+  /// - Returns: The new folder name.
+  /// - Throws: A file-system error.
+  @discardableResult
+  public func renumber(_ id: String, underParent parent: String, to number: Int) throws -> String {
+    let new = "iio:device\(number)"
+    let folder = root + "/devices/" + parent
+    try FileManager.default.removeItem(atPath: sysfs + "/" + id)
+    try FileManager.default.moveItem(atPath: folder + "/" + id, toPath: folder + "/" + new)
+    try FileManager.default.createSymbolicLink(
+      atPath: sysfs + "/" + new, withDestinationPath: "../devices/" + parent + "/" + new)
+    if FileManager.default.fileExists(atPath: dev + "/" + id) {
+      try FileManager.default.moveItem(atPath: dev + "/" + id, toPath: dev + "/" + new)
+    }
+    return new
+  }
+
   /// Adds a device with x/y/z channels of the given types, all of one scan type, scan indices in
   /// type order, and a timestamp channel after them.
   ///

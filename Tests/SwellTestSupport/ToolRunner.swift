@@ -33,7 +33,10 @@ public func swellExecutable() throws -> URL {
 ///
 /// - Parameters:
 ///   - arguments: The command-line arguments.
-///   - environment: Variables to set or override (`nil` values remove a variable).
+///   - environment: Variables to set or override (`nil` values remove a variable). Unless it
+///     names `XDG_STATE_HOME`, that is set to a fresh, not yet existing folder under the
+///     temporary directory, so that no run reads or writes the user's saved state (the
+///     gyroscope calibration) and no run sees another's.
 ///   - input: Bytes for standard input (default: none, stdin at end of file).
 ///   - directory: The working directory (default: the current one).
 /// - Returns: The exit status, standard output and standard error.
@@ -42,7 +45,14 @@ public func runSwell(
   _ arguments: [String], environment: [String: String?] = [:], input: Data? = nil,
   directory: URL? = nil
 ) throws -> (status: Int32, out: String, err: String) {
-  try runProcess(
+  var environment = environment
+  if environment.index(forKey: "XDG_STATE_HOME") == nil {
+    environment["XDG_STATE_HOME"] =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "swell-tool-state-\(UInt64.random(in: 0...UInt64.max))"
+      ).path
+  }
+  return try runProcess(
     try swellExecutable(), arguments, environment: environment, input: input,
     directory: directory)
 }

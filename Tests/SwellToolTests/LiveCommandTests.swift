@@ -81,6 +81,11 @@ enum LiveTool {
     // Without XDG_RUNTIME_DIR, SDL's libraries may print a warning to standard error at random,
     // which the tests that read every stderr line would take for swell's.
     if env["XDG_RUNTIME_DIR"] == nil { env["XDG_RUNTIME_DIR"] = privateRuntimeDirectory() }
+    // Never the user's saved state (the gyroscope calibration), never another run's.
+    env["XDG_STATE_HOME"] =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "swell-tool-state-\(UInt64.random(in: 0...UInt64.max))"
+      ).path
     for (k, v) in environment { env[k] = v }
     p.environment = env
     if let directory { p.currentDirectoryURL = directory }

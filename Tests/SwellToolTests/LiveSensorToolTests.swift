@@ -154,4 +154,50 @@ struct LiveSensorToolTests {
     let last = try #require(rows.last)[column]
     #expect(abs(last - tilt) < 1.5 * .pi / 180, "water tilt \(last * 180 / .pi)°, want 30°")
   }
+
+  @Test(
+    "iio with a stable identity: a saved bias is used, a corrupt file is a warning, --no-saved-calibration reads neither"
+  )
+  func savedCalibration() async throws {
+    let tree = try FakeIIOTree()
+    try tree.addBMI160()
+    try tree.attach("iio:device0", toParent: "platform/soc/i2c-1/1-0068")
+    let state = try scratchFolder("live-calibration")
+    defer { try? FileManager.default.removeItem(at: state) }
+    let file = state.appendingPathComponent("swell/gyroscope-calibration.json")
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    func run(_ extra: [String]) async throws -> LiveTool.Result {
+      try await LiveTool.run(
+        [
+          "live", "waterwave", "--motion", "iio:bmi160", "--sysfs-root", tree.sysfs, "--dev-root",
+          tree.dev, "--mode", "polled", "--rate", "100", "--size", "195x422@1", "--frames", "20",
+        ] + extra, environment: ["XDG_STATE_HOME": state.path])
+    }
+    // A value saved a minute ago for this device, in the documented format.
+    let now = Date().timeIntervalSince1970
+    let saved = """
+      {"format": "swell-gyroscope-calibration", "version": 1, "devices": {
+        "iio:bmi160@platform/soc/i2c-1/1-0068": {"bias_rad_s": [0.01, -0.005, 0.002],
+          "sigma_rad_s": [0.0005, 0.0005, 0.0005], "saved_unix_s": \(now - 60),
+          "rest_s": 10, "samples": 1000}}}
+      """
+    try Data(saved.utf8).write(to: file)
+    let used = try await run([])
+    #expect(used.status == 0, "\(used.stderr)")
+    #expect(
+      used.stderr.contains(
+        "swell live: iio:bmi160: iio:bmi160@platform/soc/i2c-1/1-0068: using the gyroscope "
+          + "bias saved 6"), "\(used.stderr)")
+    #expect(used.stderr.contains(" s ago (0.573, -0.2865, 0.1146 deg/s)"), "\(used.stderr)")
+    let off = try await run(["--no-saved-calibration"])
+    #expect(off.status == 0, "\(off.stderr)")
+    #expect(!off.stderr.contains("gyroscope"), "\(off.stderr)")
+    try Data("{\"format\": ".utf8).write(to: file)
+    let corrupt = try await run([])
+    #expect(corrupt.status == 0, "\(corrupt.stderr)")
+    #expect(corrupt.stderr.contains("saved gyroscope calibration ignored: not valid JSON"))
+    let corruptOff = try await run(["--no-saved-calibration"])
+    #expect(!corruptOff.stderr.contains("gyroscope"), "\(corruptOff.stderr)")
+  }
 }

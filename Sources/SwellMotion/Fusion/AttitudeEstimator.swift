@@ -150,6 +150,32 @@ public struct AttitudeEstimator: Sendable {
     self = AttitudeEstimator(mode: mode, settings: settings)
   }
 
+  /// Starts the gyroscope bias estimate from a value known from an earlier run (a saved
+  /// calibration, ``GyroscopeCalibrationStore``) instead of zero with
+  /// ``Settings/biasInitialSigmaDegreesPerSecond``: the bias is subtracted from the next sample
+  /// on, and the bias filter refines it from there with the given uncertainty.
+  ///
+  /// Call it before the first sample; later it replaces the running estimate (and its
+  /// uncertainty) all the same. ``reset()`` forgets it. An estimator never seeded is unchanged
+  /// by this method's existence: its outputs are those of the default start. A bias whose
+  /// component is not finite, or a sigma that is not finite and positive, is refused (returns
+  /// false, nothing changes). Each component is clamped to
+  /// ``Settings/biasLimitDegreesPerSecond``, the sigma to at most the initial sigma. With
+  /// ``Settings/estimatesGyroscopeBias`` off the seeded bias is subtracted but never refined.
+  ///
+  /// - Parameters:
+  ///   - bias: The gyroscope bias, rad/s, device frame (as ``gyroscopeBias``).
+  ///   - sigmaDegreesPerSecond: Its 1σ uncertainty per axis, degrees per second (> 0).
+  /// - Returns: True when the seed was taken.
+  @discardableResult
+  public mutating func seedGyroscopeBias(_ bias: Vector3, sigmaDegreesPerSecond: Double) -> Bool {
+    guard bias.x.isFinite, bias.y.isFinite, bias.z.isFinite, sigmaDegreesPerSecond.isFinite,
+      sigmaDegreesPerSecond > 0
+    else { return false }
+    core.seedBias((bias.x, bias.y, bias.z), sigma: sigmaDegreesPerSecond * Double.pi / 180)
+    return true
+  }
+
   /// The attitude estimate in the 6D frame: device → Earth, z up, heading relative to the start
   /// (the ``AttitudeReferenceFrame/xArbitraryZVertical`` frame).
   public var quaternion: Quaternion { core.attitude6D }

@@ -203,3 +203,31 @@ extension FusionCore {
     }
   }
 }
+
+// MARK: Seeding the bias from an earlier run
+
+extension FusionCore {
+  /// Starts the bias filter from a known bias instead of zero: the state becomes `bias`
+  /// (clamped to the bias limit), its variance `sigma²` per axis with no correlations, and the
+  /// rate used for integration follows at once.
+  ///
+  /// - Parameters:
+  ///   - bias: rad/s, device frame; finite.
+  ///   - sigma: rad/s, > 0 and finite; at most the initial sigma (larger values are clamped).
+  mutating func seedBias(_ bias: (Double, Double, Double), sigma: Double) {
+    let variance = min(sigma * sigma, biasP0)
+    kx[0] = Self.clamp(bias.0, biasLimit)
+    kx[1] = Self.clamp(bias.1, biasLimit)
+    kx[2] = Self.clamp(bias.2, biasLimit)
+    for i in 0..<3 {
+      for j in 0..<6 where j != i {
+        kp[i * 6 + j] = 0
+        kp[j * 6 + i] = 0
+      }
+      kp[i * 7] = variance
+    }
+    rateBiasX = kx[0]
+    rateBiasY = kx[1]
+    rateBiasZ = kx[2]
+  }
+}

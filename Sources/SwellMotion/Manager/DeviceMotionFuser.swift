@@ -36,6 +36,18 @@ public struct DeviceMotionFuser: Sendable {
     self.declinationDegrees = declinationDegrees
   }
 
+  /// Starts the estimator's gyroscope bias from a saved value
+  /// (``AttitudeEstimator/seedGyroscopeBias(_:sigmaDegreesPerSecond:)``).
+  ///
+  /// - Parameters:
+  ///   - bias: rad/s, device frame.
+  ///   - sigmaDegreesPerSecond: Its 1σ uncertainty, degrees per second.
+  /// - Returns: True when the seed was taken.
+  @discardableResult
+  public mutating func seedGyroscopeBias(_ bias: Vector3, sigmaDegreesPerSecond: Double) -> Bool {
+    estimator.seedGyroscopeBias(bias, sigmaDegreesPerSecond: sigmaDegreesPerSecond)
+  }
+
   /// Fuses one sample.
   ///
   /// - Parameter sample: The next sample, in time order.

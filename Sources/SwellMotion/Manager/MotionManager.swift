@@ -51,6 +51,10 @@ import Synchronization
 ///   ``sourceErrorHandler``; then the source is asked again after a delay from ``retryPolicy``
 ///   (50 ms, doubling up to 1 s while it keeps failing, back to 50 ms after a success).
 ///
+/// **Saved gyroscope calibration** (``gyroscopeCalibrationStore``, off by default): a source
+/// with a ``MotionSource/deviceIdentity`` starts its fusion from the bias saved for that device,
+/// and the bias found at rest is saved for the next run (`MotionManager+Calibration`).
+///
 /// **Start, stop, start again** (as `CMMotionManager`): a *run* lasts from a start that finds
 /// nothing running to the stop of the last updates, or to the end or failure of the source
 /// (`MotionRunState`). When a run ends the manager calls ``MotionSource/stop()``; the next
@@ -161,6 +165,9 @@ public final class MotionManager: Sendable {
     var sourceErrorHandler: (@Sendable (MotionManagerError) -> Void)?
     var intervals: [RawKind: Double] = [:]
     var latestRaw = LatestRaw()
+    var calibrationStore: GyroscopeCalibrationStore?
+    var calibrationPolicy = CalibrationPolicy()
+    var calibrationHandler: (@Sendable (GyroscopeCalibrationEvent) -> Void)?
 
     var isIdle: Bool { motion == nil && raw.isEmpty && imu == nil }
   }
@@ -505,6 +512,10 @@ public final class MotionManager: Sendable {
     var fuser: DeviceMotionFuser?
     var fuserID = 0
     var failures = 0
+    // The saved gyroscope calibration (MotionManager+Calibration): seeds each fuser, saves the
+    // bias found at rest, and the last one when the run ends, whichever way it ends.
+    var calibration = CalibrationSession(manager: self)
+    defer { calibration?.finish() }
     while !Task.isCancelled {
       let event: MotionEvent?
       do {
@@ -545,9 +556,11 @@ public final class MotionManager: Sendable {
       var motion: DeviceMotion?
       if let (id, frame, mode, declination) = subscription {
         if fuserID != id || fuser == nil {
-          fuser = DeviceMotionFuser(
+          var created = DeviceMotionFuser(
             mode: mode, referenceFrame: frame, declinationDegrees: declination,
             settings: settings)
+          calibration?.seed(&created)
+          fuser = created
           fuserID = id
         }
         switch event {
@@ -558,6 +571,9 @@ public final class MotionManager: Sendable {
             return
           }
           motion = fuser?.update(s)
+          if calibration != nil, let estimator = fuser?.estimator {
+            calibration?.observe(estimator, timestamp: s.timestamp)
+          }
         case .deviceMotion(let m): motion = m
         }
         if let m = motion, !(m.attitude.quaternion.isFinite && m.gravity.isFinite) { motion = nil }

@@ -56,6 +56,14 @@ public protocol MotionSource: AnyObject, Sendable {
   /// device motion (a device-motion recording, scripted motion). Default: true.
   var providesRawSamples: Bool { get }
 
+  /// A name for the physical device behind the source that stays the same across runs, reboots
+  /// and replugging, or `nil` when there is none: what a saved gyroscope calibration
+  /// (``GyroscopeCalibrationStore``) is keyed by. A game pad's `uniq` (its Bluetooth or
+  /// serial address), an IIO device's chip name and its place on the bus (`iio:bmi160@…`), never
+  /// a number the kernel hands out in discovery order (`iio:device2`, `event7`). Recordings,
+  /// scripts and streams whose device cannot be told apart return `nil`. Default: `nil`.
+  var deviceIdentity: String? { get }
+
   /// Returns the next event, or `nil` at the end of the source.
   ///
   /// - Returns: The next sample or device motion.
@@ -88,6 +96,9 @@ extension MotionSource {
 
   /// True: most sources deliver raw samples.
   public var providesRawSamples: Bool { true }
+
+  /// `nil`: a source names no physical device unless it says so.
+  public var deviceIdentity: String? { nil }
 
   /// Nothing: the source's ``next()`` reopens what it needs.
   public func restart() async throws {}

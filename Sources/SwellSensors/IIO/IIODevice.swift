@@ -99,6 +99,29 @@ public struct IIODevice: Hashable, Sendable {
   public var timestamp: IIOScanSlot?
   /// The buffer control directory name (`buffer` or `buffer0`), when the device has one.
   public var bufferDirectory: String?
+  /// The `label` attribute, when the firmware gives the device one (`accel-display`,
+  /// `accel-base`): "optional symbolic label for a device ... useful for userspace to be able to
+  /// better identify an individual device" (`Documentation/ABI/testing/sysfs-bus-iio`,
+  /// `iio:deviceX/label`).
+  public var label: String?
+  /// Where the device sits in the kernel's device tree: the path of its parent device below
+  /// `/sys/devices/` (such as `platform/soc/i2c-1/1-0068`), found by resolving the
+  /// `iio:deviceN` entry, which under `/sys/bus/iio/devices` is a symbolic link into
+  /// `/sys/devices` (`Documentation/admin-guide/sysfs-rules.rst`: devices live only there, the
+  /// bus and class folders hold links to them); `nil` when the entry does not resolve into a
+  /// `devices/` folder. The parent is the bus device the driver was bound to, so the path does not
+  /// change when the kernel numbers the IIO device differently (`iio:device0` one boot,
+  /// `iio:device3` the next).
+  public var location: String?
+
+  /// A name for this physical device that stays the same across runs and renumbering:
+  /// `iio:NAME#LABEL` when the device has a ``label``, else `iio:NAME@LOCATION` (``location``);
+  /// `nil` when it has neither (the `iio:deviceN` number alone is not stable).
+  public var stableIdentity: String? {
+    if let label, !label.isEmpty { return "iio:\(name)#\(label)" }
+    if let location, !location.isEmpty { return "iio:\(name)@\(location)" }
+    return nil
+  }
 
   /// The channel types this device measures, in order accel, anglvel, magn, deltaangl,
   /// deltavelocity.
@@ -356,12 +379,26 @@ public struct IIOSysfs: Sendable {
         index: idx,
         type: try IIOSysfs.scanType(t, file: path + "/scan_elements/in_timestamp_type"))
     }
+    device.label = try fileSet.contains("label") ? readAttribute(path + "/label") : nil
+    device.location = Self.parentLocation(system.resolvePath(path))
     if fileSet.contains("buffer0") && list(path + "/buffer0") != nil {
       device.bufferDirectory = "buffer0"
     } else if fileSet.contains("buffer") && list(path + "/buffer") != nil {
       device.bufferDirectory = "buffer"
     }
     return device
+  }
+
+  /// The part of a resolved device path between its first `/devices/` folder and its last
+  /// component (the `iio:deviceN` folder itself), or `nil` when there is none.
+  ///
+  /// - Parameter resolved: The device folder with every symbolic link resolved.
+  /// - Returns: The parent device's path below `devices/`, e.g. `platform/soc/i2c-1/1-0068`.
+  static func parentLocation(_ resolved: String?) -> String? {
+    guard let resolved, let range = resolved.range(of: "/devices/") else { return nil }
+    let below = resolved[range.upperBound...].split(separator: "/")
+    guard below.count >= 2 else { return nil }
+    return below.dropLast().joined(separator: "/")
   }
 
   private static func scanType(_ text: String, file: String) throws(IIOError) -> IIOScanType {

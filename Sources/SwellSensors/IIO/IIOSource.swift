@@ -101,6 +101,12 @@ public final class IIOSource: MotionSource {
   public let hasGyroscope: Bool
   /// The devices in use, with the channel types each one supplies.
   public let parts: [(device: IIODevice, types: [IIOChannelType])]
+  /// `iio:` and the chip names, then the gyroscope device's label (`#LABEL`) or parent device
+  /// path (`@platform/soc/i2c-1/1-0068`), ``IIODevice/stableIdentity``: stable across runs and
+  /// across the kernel numbering the device differently; `nil` without a gyroscope (no bias to
+  /// save) or when the gyroscope device has neither a label nor a location below
+  /// `/sys/devices`.
+  public let deviceIdentity: String?
 
   private let core: Core
   private let status = StatusBox()
@@ -146,6 +152,12 @@ public final class IIOSource: MotionSource {
     name = "iio:" + names.joined(separator: "+")
     hasMagnetometer = parts.contains { $0.types.contains(.magn) }
     hasGyroscope = parts.contains { $0.types.contains(.anglvel) || $0.types.contains(.deltaAngle) }
+    deviceIdentity = parts.first { $0.types.contains(.anglvel) || $0.types.contains(.deltaAngle) }
+      .flatMap { part in
+        var d = part.device
+        d.name = names.joined(separator: "+")
+        return d.stableIdentity
+      }
     let status = self.status
     core = Core(
       configuration: configuration, clock: clock, sysfs: sysfs, parts: parts,

@@ -26,6 +26,14 @@ struct SystemCalls: Sendable {
     var info = stat()
     return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
+  /// `realpath(3)`: the path with every symbolic link resolved, or `nil` when it does not
+  /// resolve (used for the stable location of an IIO device, whose `/sys/bus/iio/devices` entry
+  /// is a link into `/sys/devices`).
+  var resolvePath: @Sendable (_ path: String) -> String? = { path in
+    guard let p = realpath(path, nil) else { return nil }
+    defer { free(p) }
+    return String(cString: p)
+  }
 
   /// The real system calls.
   static let live = SystemCalls(

@@ -39,6 +39,7 @@ struct LiveCommand: TypedToolCommand {
     var screenshot: String?
     var traceOut: String?
     var sensors: LiveSensorOptionGroup
+    var noSavedCalibration: Bool
     var referenceFrame: AttitudeReferenceFrame?
     var scene: SceneOptionGroup
     var sceneName: String?
@@ -90,6 +91,11 @@ struct LiveCommand: TypedToolCommand {
           + "target time, scene seconds) when the view ends")
       sensors = try p.group(LiveSensorOptionGroup.self)
       p.heading(LiveSensorOptionGroup.title)
+      noSavedCalibration = p.flag(
+        "--no-saved-calibration",
+        help:
+          "neither use nor save the gyroscope bias kept per device in "
+          + "$XDG_STATE_HOME/swell/gyroscope-calibration.json (docs/sensors.md)")
       referenceFrame = try p.option(
         "--reference-frame", as: AttitudeReferenceFrame.self, named: \.name,
         defaultText: "xArbitraryZVertical",
@@ -105,7 +111,7 @@ struct LiveCommand: TypedToolCommand {
         throw UsageError("--renderer applies to a window, not --terminal")
       }
       let sensor = LiveSourceSpec.names(motion)
-      if !sensor && (!sensors.isEmpty || referenceFrame != nil) {
+      if !sensor && (!sensors.isEmpty || referenceFrame != nil || noSavedCalibration) {
         throw UsageError(
           "the live sensor options and --reference-frame apply to --motion iio, udp:PORT or "
             + "phone:URL")
@@ -122,7 +128,8 @@ struct LiveCommand: TypedToolCommand {
     let scene = try SceneLoader.load(o.sceneName ?? "", options: o.scene.scene)
     let feed = try LiveCommand.makeFeed(
       o.motion, loop: o.loop, sensors: o.sensors,
-      referenceFrame: o.referenceFrame ?? .xArbitraryZVertical)
+      referenceFrame: o.referenceFrame ?? .xArbitraryZVertical,
+      calibrationStore: o.noSavedCalibration ? nil : GyroscopeCalibrationStore.standard())
 
     var session = LiveSession(scene: scene, motion: feed, title: "swell live \(scene.name)")
     session.terminal = o.terminal
@@ -143,12 +150,16 @@ struct LiveCommand: TypedToolCommand {
 
   /// Builds the motion feed named by `--motion`: `keyboard`, `mouse`, `script:TEXT`,
   /// `iio[:NAME]`, `udp:PORT`, `phone:URL` or a recording file (a live source's pull has
-  /// started); `loop` replays a recording or script from the start when it ends.
+  /// started); `loop` replays a recording or script from the start when it ends; a sensor's
+  /// gyroscope bias is kept in `calibrationStore` between runs.
   static func makeFeed(
     _ spec: String, loop: Bool = false, sensors: LiveSensorOptionGroup = .init(),
-    referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical
+    referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical,
+    calibrationStore: GyroscopeCalibrationStore? = nil
   ) throws -> any SceneMotionFeed {
-    try SceneMotionInput.liveFeed(spec, loops: loop, referenceFrame: referenceFrame) {
+    try SceneMotionInput.liveFeed(
+      spec, loops: loop, referenceFrame: referenceFrame, calibrationStore: calibrationStore
+    ) {
       LiveSourceSpec.names($0) ? try sensors.open($0) : nil
     }
   }
