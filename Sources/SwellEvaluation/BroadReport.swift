@@ -91,7 +91,8 @@ extension BroadSensitivity {
 extension AttitudeEstimator.Settings {
   /// Sets a setting by name (`swell evaluate --set NAME=VALUE`): a numeric setting of
   /// `BroadSensitivity.defaultParameters`, `leverArmTimeConstant`, `leverArmMinimumRate`,
-  /// `correctionInterval`, `filterInterval`, or a Boolean `estimates…`/`rejects…` flag as 0 or 1.
+  /// `correctionInterval`, `filterInterval`, `tapVariance`, or a Boolean flag as 0 or 1 (`estimates…`,
+  /// `rejects…`, `restIgnoresTaps`, `inclinationDownWeightsTaps`, `leverArmDownWeightsTaps`).
   ///
   /// - Parameter assignment: `NAME=NUMBER`.
   /// - Returns: False when the text is not `NAME=NUMBER` or names no setting.
@@ -113,6 +114,10 @@ extension AttitudeEstimator.Settings {
     case "filterInterval": filterInterval = v
     case "biasMotionAccelerationScale": biasMotionAccelerationScale = v
     case "rejectsMagneticDisturbances": rejectsMagneticDisturbances = v != 0
+    case "restIgnoresTaps": restIgnoresTaps = v != 0
+    case "tapVariance": tapVariance = v
+    case "inclinationDownWeightsTaps": inclinationDownWeightsTaps = v != 0
+    case "leverArmDownWeightsTaps": leverArmDownWeightsTaps = v != 0
     default: return false
     }
     return true

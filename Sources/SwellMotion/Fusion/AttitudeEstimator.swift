@@ -91,6 +91,25 @@ public struct AttitudeEstimator: Sendable {
     /// scale tried (1-5 m/s²) was worse (it helps fast rotation in 6D but costs the trials whose
     /// heading needs the scale estimate; `docs/fusion.md`).
     public var biasMotionAccelerationScale: Double = 0
+    /// Whether a filter period holding a tap neither ends nor extends a rest and stays out of
+    /// the rest detector's low-pass (fusion v3's filter-period tap rule). A tap is a correction
+    /// block whose accelerometer variance is above ``tapVariance`` and four times the median of
+    /// the last 0.25 s of blocks. It keeps taps from ending rests (injected taps cost fusion v2
+    /// +3.4°) and changes no clean BROAD trial by more than 0.01° (`docs/fusion.md`).
+    public var restIgnoresTaps = true
+    /// The accelerometer variance within a correction block above which (and above four times
+    /// the median of the last 0.25 s of blocks) the block is a tap, (m/s²)². Fusion v3 used 2,
+    /// which BROAD's hand motion also reaches (2-10 in a 20 ms block, about 200 blocks per
+    /// trial in fast rotation and translation; its real taps: a median of 39), so real jerks
+    /// were down-weighted in the inclination. 10, chosen by leave-one-out over the twelve
+    /// given trials (fusion v4, `docs/fusion.md`).
+    public var tapVariance: Double = 10
+    /// Whether a tap block (see ``restIgnoresTaps``) is pulled toward the inclination
+    /// low-pass's output by its weight, reference variance / block variance (fusion v3).
+    public var inclinationDownWeightsTaps = true
+    /// Whether a tap block's terms in the lever-arm regression are scaled by its weight
+    /// (fusion v3; see ``inclinationDownWeightsTaps``).
+    public var leverArmDownWeightsTaps = true
     /// Longest time step integrated, seconds; longer gaps hold the attitude.
     public var maximumGap: Double = 0.5
     /// How often the correction filters run, seconds: the gyroscope is integrated at every

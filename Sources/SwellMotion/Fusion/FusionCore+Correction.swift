@@ -28,11 +28,12 @@ extension FusionCore {
     if b.accelerometerCount > 0 {
       let na = Double(b.accelerometerCount)
       var aI = Vector3(b.accInertialX / na, b.accInertialY / na, b.accInertialZ / na)
-      // The block's accelerometer variance (exact in any frame: |a_I| = |a|). Hand motion
-      // stays under about 1 (m/s²)² in 20 ms; a tap reaches tens to thousands. A block far
-      // above both impulseVariance and four times the window's median (sustained vibration
-      // raises the median with it, and its zero-mean block means need no down-weighting)
-      // gets the weight reference / variance, so a tap barely moves the inclination.
+      // The block's accelerometer variance (exact in any frame: |a_I| = |a|). BROAD's hand
+      // motion reaches 2-10 (m/s²)² in 20 ms, its real taps a median of 39. A block above
+      // both impulseVariance (10 by default; v3's 2 caught real jerks, fusion v4) and four
+      // times the window's median (sustained vibration raises the median with it, and its
+      // zero-mean block means need no down-weighting) gets the weight reference / variance,
+      // so a tap barely moves the inclination.
       let variance = max(0, b.accNorm2 / na - aI.lengthSquared)
       restWindow.add(variance: variance)
       if accelerationWeight > 0 && accLowPass.count > 0 {
@@ -41,12 +42,15 @@ extension FusionCore {
         let dz = aI.z - accLowPassOutZ
         period.accDisturbance2 += dx * dx + dy * dy + dz * dz
       }
+      // Each use of the tap weight has its own switch (Settings.restIgnoresTaps,
+      // inclinationDownWeightsTaps, leverArmDownWeightsTaps); with all three off the block is
+      // treated as in fusion v2 and the median is not computed.
       var weight = 1.0
-      if variance > impulseVariance {
+      if tapsDetected && variance > impulseVariance {
         let reference = max(impulseVariance, 4 * restWindow.medianVariance())
         if variance > reference { weight = reference / variance }
       }
-      if weight < 1 {
+      if weight < 1 && restIgnoresTaps {
         period.tapBlocks += 1
       } else {
         period.maxGyroDeviation2 = max(period.maxGyroDeviation2, b.maxGyroDeviation2)
@@ -54,9 +58,10 @@ extension FusionCore {
       }
       if leverEstimate && duration > 0 {
         aI = leverArmCorrected(
-          aI, middle: middle, wx: wx, wy: wy, wz: wz, duration: duration, weight: weight)
+          aI, middle: middle, wx: wx, wy: wy, wz: wz, duration: duration,
+          weight: leverArmDownWeightsTaps ? weight : 1)
       }
-      if weight < 1 && accLowPass.count > 0 {
+      if weight < 1 && inclinationDownWeightsTaps && accLowPass.count > 0 {
         let last = Vector3(accLowPassOutX, accLowPassOutY, accLowPassOutZ)
         aI = last + weight * (aI - last)
       }

@@ -123,12 +123,23 @@ struct FusionCore: Sendable {
   @usableFromInline var accLowPassOutX = 0.0
   @usableFromInline var accLowPassOutY = 0.0
   @usableFromInline var accLowPassOutZ = 0.0
-  /// The accelerometer variance within a block, (m/s²)², above which the block's weight in the
-  /// inclination filter and the lever-arm regression falls as `impulseVariance / variance`.
-  @usableFromInline let impulseVariance = 2.0
+  /// The accelerometer variance within a block, (m/s²)², above which (and above four times the
+  /// window's median) the block is a tap (``AttitudeEstimator/Settings/tapVariance``).
+  @usableFromInline let impulseVariance: Double
   /// 1 / (the non-gravitational acceleration at which the motion measurement of the bias and
   /// scale filter counts half)², s⁴/m²; 0 when off.
   @usableFromInline let accelerationWeight: Double
+  /// Whether a filter period holding a tap block neither ends nor extends the rest
+  /// (``AttitudeEstimator/Settings/restIgnoresTaps``).
+  @usableFromInline let restIgnoresTaps: Bool
+  /// Whether a tap block is pulled toward the inclination low-pass's output
+  /// (``AttitudeEstimator/Settings/inclinationDownWeightsTaps``).
+  @usableFromInline let inclinationDownWeightsTaps: Bool
+  /// Whether a tap block's lever-arm regression terms are scaled by its weight
+  /// (``AttitudeEstimator/Settings/leverArmDownWeightsTaps``).
+  @usableFromInline let leverArmDownWeightsTaps: Bool
+  /// Whether any of the three uses a block's tap weight (otherwise it is not computed).
+  @usableFromInline let tapsDetected: Bool
 
   // MARK: Correction state (changed once per block)
   /// cos and sin of half the heading offset (radians about z, E → N): the heading rotation
@@ -214,6 +225,11 @@ struct FusionCore: Sendable {
     maxGap = max(s.maximumGap, 0)
     let scale = s.biasMotionAccelerationScale
     accelerationWeight = scale > 0 && scale.isFinite ? 1 / (scale * scale) : 0
+    impulseVariance = s.tapVariance.isFinite ? max(s.tapVariance, 0) : 10
+    restIgnoresTaps = s.restIgnoresTaps
+    inclinationDownWeightsTaps = s.inclinationDownWeightsTaps
+    leverArmDownWeightsTaps = s.leverArmDownWeightsTaps
+    tapsDetected = restIgnoresTaps || inclinationDownWeightsTaps || leverArmDownWeightsTaps
     correctionInterval = s.correctionInterval.isFinite ? max(s.correctionInterval, 0) : 0
     filterInterval = s.filterInterval.isFinite ? max(s.filterInterval, 0) : 0
     magReference = MagneticReference(rejectsDisturbances: s.rejectsMagneticDisturbances)

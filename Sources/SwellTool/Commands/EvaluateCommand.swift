@@ -30,6 +30,7 @@ struct EvaluateCommand: TypedToolCommand {
     var broad: String?
     var json: Bool
     var againstDevice: String?
+    var recording: String?
     /// The `--broad` developer run that the options below `--json` describe.
     var experiment = BroadExperiment()
     var export: String?
@@ -55,8 +56,13 @@ struct EvaluateCommand: TypedToolCommand {
         help:
           "compare Swell's gravity and 6D attitude with the phone's own fused output in a "
           + "Sensor Logger export (Gravity.csv, Orientation.csv)")
+      recording = p.option(
+        "--recording", value: "PATH", kind: .file,
+        help:
+          "check Swell's fusion of a raw recording without truth: 6D against 9D gravity, "
+          + "gravity against the accelerometer and attitude wander at rest (text)")
       json = p.flag("--json", help: "print one JSON object instead of text")
-      p.heading("With --broad (text output)")
+      p.heading("With --broad (--json too, except --sensitivity and --inject all)")
       let disturbStart = p.flag(
         "--disturb-start",
         help:
@@ -101,6 +107,13 @@ struct EvaluateCommand: TypedToolCommand {
     }
 
     func validate() throws(UsageError) {
+      if recording != nil {
+        guard againstDevice == nil, broad == nil, truth == nil, estimate == nil, !json else {
+          throw UsageError(
+            "--recording takes no ESTIMATE.csv, --truth, --broad, --against-device or --json")
+        }
+        return
+      }
       if againstDevice != nil {
         guard broad == nil, truth == nil, estimate == nil else {
           throw UsageError("--against-device takes no ESTIMATE.csv, --truth or --broad")
@@ -111,8 +124,8 @@ struct EvaluateCommand: TypedToolCommand {
         guard truth == nil, !force6D, !force9D, estimate == nil else {
           throw UsageError("--broad takes no ESTIMATE.csv, --truth, --6d or --9d")
         }
-        if !developerOptions.isEmpty && json {
-          throw UsageError("--sensitivity, --rate, --set and --disturb-start print text only")
+        if json && (experiment.sensitivity || experiment.injectsAll) {
+          throw UsageError("--sensitivity and --inject all print text only")
         }
         return
       }
@@ -126,7 +139,16 @@ struct EvaluateCommand: TypedToolCommand {
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
-    if let device = o.againstDevice {
+    if let recording = o.recording {
+      let result: RecordingConsistency
+      do {
+        result = try RecordingConsistency(
+          contentsOf: URL(fileURLWithPath: recording), settings: o.experiment.settings)
+      } catch let error as NumericTableError {
+        throw UsageError(error.description)
+      }
+      console.out(result.text)
+    } else if let device = o.againstDevice {
       let result: DeviceReferenceEvaluation
       do {
         result = try DeviceReferenceEvaluation(
@@ -177,6 +199,10 @@ struct EvaluateCommand: TypedToolCommand {
           throw UsageError("cannot write the trials to \(export): \(error.localizedDescription)")
         }
         console.out("wrote \(trials.count) trials to \(export)\n")
+      } else if o.json {
+        let trials = try experiment.trials(directory: folder)
+        console.out(
+          BroadEvaluation(fusing: trials, settings: experiment.settings).jsonText() + "\n")
       } else {
         console.out(
           try ProgressLine.showing(console: console, label: "swell evaluate", unit: "run") {
