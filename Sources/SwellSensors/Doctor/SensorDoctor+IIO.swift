@@ -74,6 +74,8 @@ extension SensorDoctor {
       case .accel: "accel m/s² per count (scale × raw)"
       case .anglvel: "anglvel rad/s per count"
       case .magn: "magn Gauss per count (×100 for µT)"
+      case .deltaAngle: "deltaangl rad per count (× sampling frequency for rad/s)"
+      case .deltaVelocity: "deltavelocity m/s per count (× sampling frequency for m/s²)"
       }
     }.joined(separator: "; ")
     let charDev = devRoot + "/" + d.id
