@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
     .library(name: "SwellTime", targets: ["SwellTime"]),
     .library(name: "SwellMotion", targets: ["SwellMotion"]),
+    .library(name: "SwellEvdev", targets: ["SwellEvdev"]),
     .library(name: "SwellRecordings", targets: ["SwellRecordings"]),
     .library(name: "SwellEvaluation", targets: ["SwellEvaluation"]),
     .library(name: "SwellSensors", targets: ["SwellSensors"]),
@@ -48,10 +49,12 @@ let package = Package(
     .target(name: "SwellFiles"),
     // The motion core: samples, device motion, fusion, the manager, sources, scripts.
     .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles"]),
-    // Recording formats and archives (CSV, Sensor Logger, phyphox, zip through zlib).
+    // Linux evdev motion-sensor events: descriptions, decoding into samples, evemu recordings.
+    .target(name: "SwellEvdev", dependencies: ["SwellGeometry", "SwellMotion"]),
+    // Recording formats and archives (CSV, Sensor Logger, phyphox, evemu, zip through zlib).
     .target(
       name: "SwellRecordings",
-      dependencies: ["SwellGeometry", "SwellMotion", "SwellFiles", "CZlib"]),
+      dependencies: ["SwellGeometry", "SwellMotion", "SwellEvdev", "SwellFiles", "CZlib"]),
     // The BROAD-style evaluation harness.
     .target(
       name: "SwellEvaluation", dependencies: ["SwellGeometry", "SwellMotion", "SwellRecordings"]),
@@ -89,8 +92,8 @@ let package = Package(
     .target(
       name: "Swell",
       dependencies: [
-        "SwellGeometry", "SwellTime", "SwellMotion", "SwellRecordings", "SwellEvaluation",
-        "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves", "SwellCairo", "SwellRender",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellRecordings",
+        "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves", "SwellCairo", "SwellRender",
         "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
@@ -134,7 +137,7 @@ let package = Package(
     // MARK: Fuzzing (Scripts/fuzz.sh)
     .executableTarget(
       name: "swell-fuzz",
-      dependencies: ["SwellMotion", "SwellRecordings", "SwellScenes", "SwellSensors"],
+      dependencies: ["SwellMotion", "SwellEvdev", "SwellRecordings", "SwellScenes", "SwellSensors"],
       path: "Tests/Fuzz/Driver"),
 
     // MARK: Tests
@@ -149,6 +152,10 @@ let package = Package(
       dependencies: [
         "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellTime", "SwellTestSupport",
       ],
+      exclude: ["Fixtures"]),
+    .testTarget(
+      name: "SwellEvdevTests",
+      dependencies: ["SwellEvdev", "SwellRecordings", "SwellTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),

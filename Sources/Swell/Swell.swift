@@ -2,6 +2,7 @@
 // part of Swell (device motion without Cairo or SDL2, say) imports and depends on those modules.
 @_exported import SwellCairo
 @_exported import SwellEffects
+@_exported import SwellEvdev
 @_exported import SwellEvaluation
 @_exported import SwellGeometry
 @_exported import SwellLayers

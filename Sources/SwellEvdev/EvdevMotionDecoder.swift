@@ -1,0 +1,287 @@
+import SwellGeometry
+import SwellMotion
+
+/// What an ``EvdevMotionDecoder`` has seen: frames, losses, and the stream's rate and jitter as
+/// measured from the kernel's event (arrival) times.
+public struct EvdevDecoderStatistics: Hashable, Sendable {
+  /// Samples produced (frames closed by `SYN_REPORT` with motion data).
+  public var frames: Int = 0
+  /// `SYN_DROPPED` events seen (each is a buffer overflow in the kernel: events were lost).
+  public var droppedSynchronizations: Int = 0
+  /// Events thrown away after a `SYN_DROPPED`, up to and including the next `SYN_REPORT`.
+  public var discardedEvents: Int = 0
+  /// Times the 32-bit `MSC_TIMESTAMP` counter wrapped (about every 71.6 minutes).
+  public var timestampWraps: Int = 0
+  /// Times the device clock jumped by more than a second beyond the event clock (a device
+  /// reset or reconnect); the mapping onto the event clock started again.
+  public var deviceClockResets: Int = 0
+  /// Frames per second measured from the event times of the first and last frame (`nil`
+  /// before two frames).
+  public var measuredRateHertz: Double?
+  /// Standard deviation of the intervals between frames' event times, seconds (`nil` before
+  /// three frames).
+  public var jitterSeconds: Double?
+  /// The median interval between consecutive `MSC_TIMESTAMP`s over the last 255 frames that had
+  /// one, seconds: what the driver declares, which for `hid-steam` is a fixed 0.004 s (`nil`
+  /// without timestamps).
+  public var declaredIntervalSeconds: Double?
+
+  /// Creates empty statistics.
+  public init() {}
+}
+
+/// Turns the events of one evdev motion node into ``IMUSample``s: the same code decodes a live
+/// node and an evemu recording.
+///
+/// Semantics (`Documentation/input/event-codes.rst`, `linux/input.h`):
+/// - `EV_ABS` values of `ABS_X`...`ABS_RZ` accumulate into a frame that `EV_SYN`/`SYN_REPORT`
+///   closes; axes that did not change in a frame keep their last value (the kernel sends only
+///   changes), starting from the description's `absinfo.value`.
+/// - Units come only from `absinfo.resolution`: `ABS_X/Y/Z` in units per g (× `standardGravity`
+///   gives m/s²), `ABS_RX/RY/RZ` in units per °/s (× π/180 gives rad/s).
+/// - Axes are turned into the device frame by the family's ``EvdevAxisMapping``.
+/// - `SYN_DROPPED`: events up to and including the next `SYN_REPORT` are discarded; the owner
+///   re-reads the axes (`EVIOCGABS`) and calls ``resynchronize(values:)``.
+/// - Time: when the family has a device clock and the frame has an `MSC_TIMESTAMP` (µs, a
+///   32-bit counter that wraps and may read negative as a signed value; its place in the frame,
+///   before or after the axes, does not matter), the sample time is the unwrapped device time
+///   plus an offset onto the event clock. The offset follows the lower envelope of
+///   (event time − device time): each frame it may rise by at most 500 µs per second of event
+///   time (10 times a cheap crystal's 50 ppm) and it drops at once to any smaller observation.
+///   Transport delays only ever add to an observation, so the envelope is the delay-free offset;
+///   it tracks a drifting device clock, so over long runs the samples stay on the host clock,
+///   while their spacing is the device's. Without a timestamp (or for `hid-steam`, whose
+///   timestamp is synthesised) the event time is used. Times are made strictly increasing by at
+///   least 1 µs.
+public struct EvdevMotionDecoder: Sendable {
+  /// The node's description.
+  public let description: EvdevDeviceDescription
+  /// The driver family whose axis mapping and clock rules are used.
+  public let family: EvdevDriverFamily
+  /// The mapping from evdev axes to the device frame.
+  public let axisMapping: EvdevAxisMapping
+  /// Whether `MSC_TIMESTAMP` is used as the sample clock.
+  public let usesDeviceClock: Bool
+
+  /// The offset may rise by this much per second of event time (500 ppm).
+  static let offsetRisePerSecond = 500e-6
+  /// A device-time step this much beyond the event-time step is a clock reset, seconds.
+  static let clockResetThreshold = 1.0
+  /// The number of `MSC_TIMESTAMP` deltas kept for the declared interval's median.
+  static let declaredIntervalWindow = 255
+
+  // Scale from raw units to m/s² (indices 0-2) and rad/s (3-5).
+  private let scale: [Double]
+  private var raw: [Int32]
+  private var frameHasMotion = false
+  private var frameDeviceTimestamp: UInt32?
+  private var discarding = false
+
+  // Device clock.
+  private var lastDeviceRaw: UInt32?
+  private var deviceMicroseconds: Int64 = 0
+  private var offsetSeconds: Double?
+  private var lastDeviceEventTime: Double = 0
+  private var lastOffsetEventTime: Double = 0
+  private var lastTimestamp: Double?
+
+  // Statistics.
+  private var stats = EvdevDecoderStatistics()
+  private var firstFrameEventTime: Double?
+  private var lastFrameEventTime: Double?
+  private var intervalCount = 0
+  private var intervalMean = 0.0
+  private var intervalM2 = 0.0
+  private var deltas: [Int64] = []
+  private var deltaNext = 0
+
+  /// Creates a decoder for a motion node.
+  ///
+  /// - Parameters:
+  ///   - description: The node's description (from the live node or an evemu header).
+  ///   - family: The driver family, or `nil` to recognise it from the description.
+  /// - Throws: `EvdevDecodeError` when the node is not a motion sensor, lacks one of
+  ///   `ABS_X`...`ABS_RZ`, or an axis's resolution is not positive.
+  public init(description: EvdevDeviceDescription, family: EvdevDriverFamily? = nil)
+    throws(EvdevDecodeError)
+  {
+    guard description.isMotionSensor else {
+      throw .notMotionSensor(device: description.name)
+    }
+    var scale: [Double] = []
+    var raw: [Int32] = []
+    for code in EvdevCode.absX...EvdevCode.absRZ {
+      guard let info = description.absoluteAxes[code] else {
+        throw .missingAxis(device: description.name, code: code)
+      }
+      guard info.resolution > 0 else {
+        throw .missingResolution(device: description.name, code: code)
+      }
+      let perUnit = code <= EvdevCode.absZ ? standardGravity : Double.pi / 180
+      scale.append(perUnit / Double(info.resolution))
+      raw.append(info.value)
+    }
+    self.description = description
+    let family = family ?? EvdevDriverFamily(description: description)
+    self.family = family
+    self.axisMapping = family.axisMapping
+    self.usesDeviceClock = family.hasDeviceClock
+    self.scale = scale
+    self.raw = raw
+  }
+
+  /// What the decoder has seen so far.
+  public var statistics: EvdevDecoderStatistics {
+    var s = stats
+    if let first = firstFrameEventTime, let last = lastFrameEventTime, s.frames >= 2,
+      last > first
+    {
+      s.measuredRateHertz = Double(s.frames - 1) / (last - first)
+    }
+    if intervalCount >= 2 {
+      s.jitterSeconds = (intervalM2 / Double(intervalCount - 1)).squareRoot()
+    }
+    if !deltas.isEmpty {
+      let sorted = deltas.sorted()
+      let n = sorted.count
+      let median =
+        n % 2 == 1 ? Double(sorted[n / 2]) : Double(sorted[n / 2 - 1] + sorted[n / 2]) / 2
+      s.declaredIntervalSeconds = median * 1e-6
+    }
+    return s
+  }
+
+  /// Feeds one event.
+  ///
+  /// - Parameter event: The next event from the node, in the order the kernel sent them.
+  /// - Returns: A sample when the event is a `SYN_REPORT` that closes a frame with motion data
+  ///   (an axis change or an `MSC_TIMESTAMP`); otherwise `nil`.
+  public mutating func feed(_ event: EvdevEvent) -> IMUSample? {
+    if event.type == .synchronization && event.code == EvdevCode.synDropped {
+      stats.droppedSynchronizations += 1
+      discarding = true
+      frameHasMotion = false
+      frameDeviceTimestamp = nil
+      return nil
+    }
+    if discarding {
+      stats.discardedEvents += 1
+      if event.type == .synchronization && event.code == EvdevCode.synReport {
+        discarding = false
+      }
+      return nil
+    }
+    switch event.type {
+    case .absolute where event.code <= EvdevCode.absRZ:
+      raw[Int(event.code)] = event.value
+      frameHasMotion = true
+    case .miscellaneous where event.code == EvdevCode.mscTimestamp:
+      frameDeviceTimestamp = UInt32(bitPattern: event.value)
+      frameHasMotion = true
+    case .synchronization where event.code == EvdevCode.synReport:
+      guard frameHasMotion else { return nil }
+      return closeFrame(at: event.time)
+    default:
+      break
+    }
+    return nil
+  }
+
+  /// Installs the axes' current values after a `SYN_DROPPED`, as re-read with `EVIOCGABS`.
+  ///
+  /// Events up to and including the next `SYN_REPORT` are still discarded (the kernel's rule in
+  /// `Documentation/input/event-codes.rst`); the frames after it start from these values.
+  ///
+  /// - Parameter values: Raw values by `ABS_*` code; codes other than `ABS_X`...`ABS_RZ` are
+  ///   ignored, and axes not given keep their last value.
+  public mutating func resynchronize(values: [UInt16: Int32]) {
+    for (code, value) in values where code <= EvdevCode.absRZ {
+      raw[Int(code)] = value
+    }
+  }
+
+  private mutating func closeFrame(at eventTime: Double) -> IMUSample {
+    let device = frameDeviceTimestamp
+    frameHasMotion = false
+    frameDeviceTimestamp = nil
+    noteArrival(eventTime)
+    var t = eventTime
+    if let device {
+      let deviceTime = unwrap(device, eventTime: eventTime)
+      if usesDeviceClock {
+        t = mapped(deviceTime: deviceTime, eventTime: eventTime)
+      }
+    }
+    if let last = lastTimestamp, !(t > last + 1e-6) {
+      t = last + 1e-6
+    }
+    lastTimestamp = t
+    stats.frames += 1
+    let accel = Vector3(
+      Double(raw[0]) * scale[0], Double(raw[1]) * scale[1], Double(raw[2]) * scale[2])
+    let gyro = Vector3(
+      Double(raw[3]) * scale[3], Double(raw[4]) * scale[4], Double(raw[5]) * scale[5])
+    return IMUSample(
+      timestamp: t, gyroscope: axisMapping.gyroscope * gyro,
+      accelerometer: axisMapping.accelerometer * accel)
+  }
+
+  /// Unwraps a 32-bit device timestamp to 64-bit microseconds, counting wraps and resets, and
+  /// notes its delta for the declared interval.
+  private mutating func unwrap(_ device: UInt32, eventTime: Double) -> Int64 {
+    guard let last = lastDeviceRaw else {
+      lastDeviceRaw = device
+      deviceMicroseconds = Int64(device)
+      lastDeviceEventTime = eventTime
+      return deviceMicroseconds
+    }
+    let delta = Int64(device &- last)
+    let eventDelta = eventTime - lastDeviceEventTime
+    lastDeviceRaw = device
+    lastDeviceEventTime = eventTime
+    if Double(delta) * 1e-6 > max(eventDelta, 0) + Self.clockResetThreshold {
+      stats.deviceClockResets += 1
+      offsetSeconds = nil
+    } else {
+      if device < last { stats.timestampWraps += 1 }
+      noteDelta(delta)
+    }
+    deviceMicroseconds += delta
+    return deviceMicroseconds
+  }
+
+  /// The device time in seconds mapped onto the event clock (the lower envelope of the offset).
+  private mutating func mapped(deviceTime: Int64, eventTime: Double) -> Double {
+    let device = Double(deviceTime) * 1e-6
+    let observed = eventTime - device
+    if let offset = offsetSeconds {
+      let rise = max(eventTime - lastOffsetEventTime, 0) * Self.offsetRisePerSecond
+      offsetSeconds = min(offset + rise, observed)
+    } else {
+      offsetSeconds = observed
+    }
+    lastOffsetEventTime = eventTime
+    return device + (offsetSeconds ?? observed)
+  }
+
+  private mutating func noteDelta(_ delta: Int64) {
+    if deltas.count < Self.declaredIntervalWindow {
+      deltas.append(delta)
+    } else {
+      deltas[deltaNext] = delta
+      deltaNext = (deltaNext + 1) % Self.declaredIntervalWindow
+    }
+  }
+
+  private mutating func noteArrival(_ eventTime: Double) {
+    if firstFrameEventTime == nil { firstFrameEventTime = eventTime }
+    if let last = lastFrameEventTime {
+      let interval = eventTime - last
+      intervalCount += 1
+      let d = interval - intervalMean
+      intervalMean += d / Double(intervalCount)
+      intervalM2 += d * (interval - intervalMean)
+    }
+    lastFrameEventTime = eventTime
+  }
+}
