@@ -69,7 +69,9 @@ let package = Package(
       ]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
+    .target(
+      name: "SwellSensors",
+      dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
@@ -93,7 +95,8 @@ let package = Package(
       name: "Swell",
       dependencies: [
         "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellRecordings",
-        "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves", "SwellCairo", "SwellRender",
+        "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves",
+        "SwellCairo", "SwellRender",
         "SwellScenes", "SwellPlayback", "SwellLive",
       ]),
 
@@ -113,7 +116,7 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
         "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
-        "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion",
+        "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion", "SwellEvdev",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
@@ -137,7 +140,9 @@ let package = Package(
     // MARK: Fuzzing (Scripts/fuzz.sh)
     .executableTarget(
       name: "swell-fuzz",
-      dependencies: ["SwellMotion", "SwellEvdev", "SwellRecordings", "SwellScenes", "SwellSensors"],
+      dependencies: [
+        "SwellMotion", "SwellEvdev", "SwellRecordings", "SwellScenes", "SwellSensors",
+      ],
       path: "Tests/Fuzz/Driver"),
 
     // MARK: Tests
@@ -158,7 +163,10 @@ let package = Package(
       dependencies: ["SwellEvdev", "SwellRecordings", "SwellTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
+      name: "SwellSensorsTests",
+      dependencies: [
+        "SwellSensors", "SwellEvdev", "SwellRecordings", "SwellTime", "SwellTestSupport",
+      ]),
     .testTarget(
       name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTime", "SwellTestSupport"]),
     .testTarget(

@@ -1,5 +1,6 @@
 import Glibc
 import SwellEvdev
+import SwellMotion
 
 /// Finds the motion-sensor nodes of game controllers and handhelds under a sysfs root.
 ///
@@ -53,7 +54,9 @@ public struct EvdevDiscovery: Sendable {
     let pads = nodes.filter { !$0.isMotionSensor }
     return nodes.filter(\.isMotionSensor).map { motion in
       var m = motion
-      m.pad = EvdevDiscovery.pad(of: motion, among: pads).map { EvdevPadNode(id: $0.id, name: $0.name) }
+      m.pad = EvdevDiscovery.pad(of: motion, among: pads).map {
+        EvdevPadNode(id: $0.id, name: $0.name)
+      }
       return m
     }
   }
@@ -153,7 +156,8 @@ public struct EvdevDiscovery: Sendable {
     } else {
       let wanted = selector.lowercased()
       if let node = nodes.first(where: {
-        $0.name.lowercased().contains(wanted) || ($0.pad?.name.lowercased().contains(wanted) ?? false)
+        $0.name.lowercased().contains(wanted)
+          || ($0.pad?.name.lowercased().contains(wanted) ?? false)
       }) {
         return node
       }

@@ -78,7 +78,8 @@ final class EvdevEventStream: Sendable {
     var pending: [UInt8] = []
     func gone(_ why: String, code: Int32 = ENODEV) {
       guard !stopRequested.load(ordering: .acquiring) else { return }
-      queue.push(.failure(EvdevError("\(path): \(why) (the device is gone)", path: path, code: code)))
+      queue.push(
+        .failure(EvdevError("\(path): \(why) (the device is gone)", path: path, code: code)))
     }
     while !stopRequested.load(ordering: .acquiring) {
       let (events, perr) = system.pollInput(fd, 100)
