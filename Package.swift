@@ -69,7 +69,9 @@ let package = Package(
       ]),
 
     // MARK: Platform modules
-    .target(name: "SwellSensors", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion"]),
+    .target(
+      name: "SwellSensors",
+      dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
@@ -113,7 +115,7 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
         "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
-        "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion",
+        "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion", "SwellEvdev",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
@@ -160,7 +162,10 @@ let package = Package(
       dependencies: ["SwellEvdev", "SwellRecordings", "SwellTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "SwellSensorsTests", dependencies: ["SwellSensors", "SwellTime", "SwellTestSupport"]),
+      name: "SwellSensorsTests",
+      dependencies: [
+        "SwellSensors", "SwellEvdev", "SwellRecordings", "SwellTime", "SwellTestSupport",
+      ]),
     .testTarget(
       name: "SwellLayersTests", dependencies: ["SwellLayers", "SwellTime", "SwellTestSupport"]),
     .testTarget(

@@ -24,7 +24,11 @@ struct LiveSourceSpecTests {
       ("udp:99999", "udp:PORT needs a port number 0...65535, got '99999'"),
       ("udp:", "udp:PORT needs a port number 0...65535, got ''"),
       ("phone:https://10.0.0.2", "'https://10.0.0.2': phyphox serves plain http, not https"),
-      ("pigeon", "unknown source 'pigeon'; expected iio, iio:NAME, udp:PORT or phone:URL"),
+      (
+        "pigeon",
+        "unknown source 'pigeon'; expected iio, iio:NAME, udp:PORT, phone:URL, "
+          + "dsu[:HOST[:PORT]][#SLOT] or evdev[:NAME|PATH]"
+      ),
     ])
   func bad(word: String, message: String) {
     do {

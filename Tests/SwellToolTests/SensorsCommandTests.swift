@@ -9,7 +9,7 @@ struct SensorsCommandTests {
     let tree = try FakeIIOTree()
     try tree.addBMI160()
     let r = try runSwell([
-      "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--measure", "0",
+      "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--measure", "0", "--no-dsu",
     ])
     #expect(r.status == 0, "\(r.err)")
     #expect(

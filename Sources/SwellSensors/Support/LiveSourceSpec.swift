@@ -1,6 +1,7 @@
 import SwellMotion
 
-/// A live motion source named in one word: `iio`, `iio:NAME`, `udp:PORT` or `phone:URL`, as a
+/// A live motion source named in one word: `iio`, `iio:NAME`, `udp:PORT`, `phone:URL` or
+/// `evdev[:NAME|PATH]`, as a
 /// recorder or a live view is told where its motion comes from. Parsed once, here, for every
 /// caller.
 public enum LiveSourceSpec: Hashable, Sendable {
@@ -13,6 +14,9 @@ public enum LiveSourceSpec: Hashable, Sendable {
   case phone(PhyphoxAddress)
   /// A DSU (cemuhook) server's controller slot (`dsu[:HOST[:PORT]][#SLOT]`).
   case dsu(host: String, port: UInt16, slot: UInt8)
+  /// A game controller's or handheld's motion-sensor node: the first one, or the one a name
+  /// part (`dualsense`) or node (`event5`, `/dev/input/event5`) picks.
+  case evdev(device: String?)
 
   /// The three kinds of source, for options that apply to one of them.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -24,6 +28,8 @@ public enum LiveSourceSpec: Hashable, Sendable {
     case phone
     /// `dsu[:HOST[:PORT]][#SLOT]`.
     case dsu
+    /// `evdev[:NAME|PATH]`.
+    case evdev
   }
 
   /// The kind of source.
@@ -33,23 +39,26 @@ public enum LiveSourceSpec: Hashable, Sendable {
     case .udp: return .udp
     case .phone: return .phone
     case .dsu: return .dsu
+    case .evdev: return .evdev
     }
   }
 
   /// Whether a word names a live source (rather than a file or something else): it is `iio`
-  /// or starts with `iio:`, `udp:` or `phone:`. The word may still be malformed.
+  /// or `evdev`, or starts with `iio:`, `udp:`, `phone:` or `evdev:`. The word may still be
+  /// malformed.
   ///
   /// - Parameter text: The word.
   /// - Returns: True for a live source's word.
   public static func names(_ text: String) -> Bool {
     text == "iio" || text.hasPrefix("iio:") || text.hasPrefix("udp:") || text.hasPrefix("phone:")
       || isDSU(text)
+      || text == "evdev" || text.hasPrefix("evdev:")
   }
 
   /// Parses a source word.
   ///
   /// - Parameter text: `iio`, `iio:NAME`, `udp:PORT` (0...65535) or `phone:URL`
-  ///   (`phone:http://192.168.1.20:8080`).
+  ///   (`phone:http://192.168.1.20:8080`), `evdev` or `evdev:NAME|PATH`.
   /// - Throws: ``LiveSourceError`` (a usage mistake) naming the bad part.
   public init(parsing text: String) throws(LiveSourceError) {
     if text == "iio" {
@@ -57,6 +66,9 @@ public enum LiveSourceSpec: Hashable, Sendable {
     } else if text.hasPrefix("iio:") {
       let name = String(text.dropFirst(4))
       self = .iio(device: name.isEmpty ? nil : name)
+    } else if text == "evdev" || text.hasPrefix("evdev:") {
+      let device = String(text.dropFirst(6))
+      self = .evdev(device: device.isEmpty ? nil : device)
     } else if text.hasPrefix("udp:") {
       let port = text.dropFirst(4)
       guard let number = UInt16(port) else {
@@ -75,8 +87,8 @@ public enum LiveSourceSpec: Hashable, Sendable {
       self = try Self.parseDSU(text)
     } else {
       throw LiveSourceError(
-        "unknown source '\(UntrustedText.clipped(text))'; expected iio, iio:NAME, udp:PORT or "
-          + "phone:URL", isUsage: true)
+        "unknown source '\(UntrustedText.clipped(text))'; expected iio, iio:NAME, udp:PORT, "
+          + "phone:URL, dsu[:HOST[:PORT]][#SLOT] or evdev[:NAME|PATH]", isUsage: true)
     }
   }
 
@@ -117,6 +129,14 @@ public enum LiveSourceSpec: Hashable, Sendable {
       } catch {
         throw LiveSourceError(error.message, isUsage: false)
       }
+    case .evdev(let device):
+      var c = settings.evdev
+      c.device = device
+      do {
+        return try EvdevSource(configuration: c)
+      } catch {
+        throw LiveSourceError(error.message, isUsage: false)
+      }
     }
   }
 }
@@ -133,6 +153,9 @@ public struct LiveSourceSettings: Hashable, Sendable {
   public var phyphoxBuffers = PhyphoxBufferNames()
   /// phyphox: seconds between polls.
   public var phyphoxPollInterval = 0.05
+  /// evdev: sysfs and device roots, reconnect interval, axis overrides (the node comes from the
+  /// spec).
+  public var evdev = EvdevSourceConfiguration()
 
   /// The default settings.
   public init() {}
