@@ -240,7 +240,9 @@ public final class FakeEvdevTree {
     try FileManager.default.createSymbolicLink(
       atPath: event + "/device", withDestinationPath: "../input\(number + 100)")
     if fifo {
-      guard mkfifo(dev + "/event\(number)", 0o660) == 0 else { throw POSIXError(.EIO) }
+      // Mode 0660 as udev creates input nodes (root:input), whatever the umask.
+      guard mkfifo(dev + "/event\(number)", 0o660) == 0, chmod(dev + "/event\(number)", 0o660) == 0
+      else { throw POSIXError(.EIO) }
     }
     devices[number] = device
   }

@@ -102,7 +102,7 @@ public final class MotionRecorder: Sendable {
   /// - Returns: What was recorded.
   /// - Throws: `RecordingError` when the file cannot be written (the recording stops).
   public func record(
-    to writer: RawIMUCSV.StreamWriter, duration: Double, sampleLimit: Int? = nil,
+    to writer: any RecordingSink, duration: Double, sampleLimit: Int? = nil,
     progressInterval: Double = 0.25, progress: @escaping @Sendable (Int) -> Void = { _ in },
     sourceErrors: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(RecordingError) -> Result {
@@ -232,7 +232,7 @@ extension MotionRecorder.Result {
   ///   samples (they are kept, and the message names `output`); the writer's `RecordingError`
   ///   when the file cannot be committed.
   public func keep(
-    in writer: RawIMUCSV.StreamWriter, output: String, sourceName: String, duration: Double
+    in writer: any RecordingSink, output: String, sourceName: String, duration: Double
   ) throws -> String {
     guard count > 0 else {
       throw MotionRecorder.Failure(
@@ -247,3 +247,27 @@ extension MotionRecorder.Result {
       + "\(String(format: "%.3f", span)) s"
   }
 }
+
+/// Where a ``MotionRecorder`` writes what it records: samples one at a time, flushed when the
+/// queue is empty, committed (moved into place) by the caller at the end.
+///
+/// `RawIMUCSV.StreamWriter` writes the raw IMU CSV; ``EvemuStreamWriter`` keeps an evdev
+/// source's events as an evemu recording.
+public protocol RecordingSink: AnyObject {
+  /// Takes one sample (seconds, rad/s, m/s², µT; in the device frame).
+  ///
+  /// - Parameter sample: The sample, shifted to start at 0 unless the recorder keeps absolute
+  ///   times.
+  /// - Throws: `RecordingError` when the file cannot be written.
+  func append(_ sample: IMUSample) throws(RecordingError)
+  /// Writes what was taken so far (a special destination sees it at once).
+  ///
+  /// - Throws: `RecordingError` when the file cannot be written.
+  func flush() throws(RecordingError)
+  /// Writes the rest and moves the file into place.
+  ///
+  /// - Throws: `RecordingError` when the file cannot be written or renamed.
+  func commit() throws(RecordingError)
+}
+
+extension RawIMUCSV.StreamWriter: RecordingSink {}

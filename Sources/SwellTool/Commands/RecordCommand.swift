@@ -8,7 +8,8 @@ import Synchronization
 /// `swell record`: records a live motion source to a raw IMU CSV.
 struct RecordCommand: TypedToolCommand {
   static let about = CommandAbout(
-    "record", summary: "record a live sensor (IIO, UDP phone stream, phyphox) to a raw IMU CSV",
+    "record",
+    summary: "record a live sensor (IIO, UDP phone stream, phyphox, DSU, evdev) to a raw IMU CSV or evemu",
     discussion: """
       Records a live motion source to the raw IMU CSV (t_s,gx,gy,gz,ax,ay,az,mx,my,mz; rad/s, \
       m/s² specific force, µT, device frame; empty magnetometer columns for a 6D source). \
@@ -23,12 +24,19 @@ struct RecordCommand: TypedToolCommand {
       iio:deviceN; default: the first accelerometer, with a gyroscope and magnetometer if \
       present), udp:PORT (a phone streaming JSON or CSV lines over UDP, docs/sensors.md) or \
       phone:URL (a phone running phyphox with remote access on, e.g. \
-      phone:http://192.168.1.20:8080) or dsu[:HOST[:PORT]][#SLOT] (a DSU server's pad).
+      phone:http://192.168.1.20:8080), dsu[:HOST[:PORT]][#SLOT] (a DSU server's pad) or \
+      evdev[:NAME|PATH] (a game controller's or handheld's motion sensors: DualSense, DualShock \
+      4, Switch Pro, Joy-Con, Steam Deck; NAME is part of the pad's name or eventN).
+
+      With an evdev SOURCE and -o FILE.evemu the node's events are kept as an evemu recording \
+      (the text of evemu-record: the device's description, then every event), which swell fuse, \
+      --motion and MotionRecording.load decode with the live source's decoder.
       """,
     examples: [
       "record iio --duration 10 -o raw.csv",
       "record udp:5555 --listen 0.0.0.0 --duration 30 -o phone.csv",
       "record phone:http://192.168.1.20:8080 --duration 20 -o p.csv",
+      "record evdev:dualsense --duration 10 -o pad.evemu",
     ])
 
   struct Options: ParsableOptions {
@@ -41,7 +49,7 @@ struct RecordCommand: TypedToolCommand {
 
     init(_ p: inout OptionParser) throws(UsageError) {
       output = p.output(
-        help: "the CSV to write")
+        help: "the CSV to write (FILE.evemu with an evdev SOURCE: an evemu recording)")
       duration = try p.option(
         "--duration", value: "S", in: .positive, help: "stop after S seconds (wall clock)")
       samples = try p.option(
@@ -50,7 +58,7 @@ struct RecordCommand: TypedToolCommand {
       absoluteTime = p.flag("--absolute-time", help: "keep the source's timestamps")
       sensors = try p.group(LiveSensorOptionGroup.self)
       source = p.argument(
-        "SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:"]))
+        "SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:", "evdev", "evdev:"]))
     }
 
     func validate() throws(UsageError) {
@@ -59,10 +67,21 @@ struct RecordCommand: TypedToolCommand {
       guard duration != nil else { throw UsageError("needs --duration S") }
       guard LiveSourceSpec.names(source) else {
         throw UsageError(
-          "unknown SOURCE '\(source)'; expected iio, iio:NAME, udp:PORT or phone:URL")
+          "unknown SOURCE '\(source)'; expected iio, iio:NAME, udp:PORT, phone:URL, "
+            + "dsu[:HOST[:PORT]][#SLOT] or evdev[:NAME|PATH]")
       }
-      _ = try sensors.spec(source)
+      let spec = try sensors.spec(source)
+      if RecordCommand.isEvemu(output), spec.kind != .evdev {
+        throw UsageError(
+          "-o \(output ?? ""): an evemu recording keeps an evdev node's events; record "
+            + "\(source) to a .csv")
+      }
     }
+  }
+
+  /// Whether the output is an evemu recording (`.evemu`).
+  static func isEvemu(_ output: String?) -> Bool {
+    output?.lowercased().hasSuffix(".evemu") ?? false
   }
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
@@ -70,8 +89,15 @@ struct RecordCommand: TypedToolCommand {
     // Open the output before recording (a long recording must not be lost to a folder that was
     // never there): rows stream into a temporary file renamed into place at the end (or straight
     // into `-`, a FIFO or a device), so memory stays bounded however long the recording.
-    let writer = try RawIMUCSV.StreamWriter(url: URL(fileURLWithPath: output))
+    let url = URL(fileURLWithPath: output)
+    let evemu = isEvemu(output) ? try EvemuStreamWriter(url: url) : nil
+    let writer: any RecordingSink = try evemu ?? RawIMUCSV.StreamWriter(url: url)
     let source = try o.sensors.open(o.source ?? "")
+    if let evemu, let evdev = source as? EvdevSource {
+      evdev.setEventTap { description, events in
+        evemu.write(description: description, events: events)
+      }
+    }
     let recorder = MotionRecorder(source: source, absoluteTime: o.absoluteTime)
     // From here on the first SIGINT or SIGTERM ends the recording (what was recorded is kept).
     let signal = Atomic<Int32>(0)

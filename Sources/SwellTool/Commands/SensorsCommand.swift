@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import SwellSensors
 import Synchronization
 
@@ -13,7 +14,9 @@ struct SensorsCommand: TypedToolCommand {
     discussion: """
       Lists the Industrial I/O devices with accelerometer, gyroscope or magnetometer channels \
       (name, device, channels, sampling rate, scale, offset, mount matrix, and whether buffered \
-      reads are possible), reads each for a moment (--measure) and reports the rate measured, \
+      reads are possible), the evdev motion-sensor nodes of game controllers and handhelds \
+      (with their pad, units from the axes' resolutions, the driver family) and the pads a DSU \
+      (cemuhook) server serves. It reads each for a moment (--measure) and reports the rate measured, \
       where timestamps come from, whether a mount matrix is present, and each problem with its \
       fix: no permission (the udev rule), no mount matrix (--guided-tilt prints the hwdb line), \
       an accelerometer reading about 1 instead of 9.81 at rest (units). --json prints the same \
@@ -21,7 +24,7 @@ struct SensorsCommand: TypedToolCommand {
       """,
     examples: [
       "sensors", "sensors --json", "sensors --measure 0", "sensors --guided-tilt iio:device0",
-      "sensors --sysfs-root /tmp/fake-iio",
+      "sensors --sysfs-root /tmp/fake-iio", "sensors --no-dsu --input-sysfs-root /tmp/fake-input/sys",
     ])
 
   struct Options: ParsableOptions {
@@ -32,6 +35,9 @@ struct SensorsCommand: TypedToolCommand {
     var guidedTilt: String?
     var dsu: String
     var noDSU: Bool
+    var inputSysfsRoot: String
+    var inputDevRoot: String
+    var inputAxes: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
       sysfsRoot = p.option(
@@ -51,6 +57,16 @@ struct SensorsCommand: TypedToolCommand {
         "--dsu", value: "HOST[:PORT]", default: "127.0.0.1:26760",
         help: "the DSU (cemuhook) server to ask")
       noDSU = p.flag("--no-dsu", help: "do not ask a DSU server")
+      inputSysfsRoot = p.option(
+        "--input-sysfs-root", value: "DIR", kind: .directory,
+        default: EvdevDiscovery.defaultSysfsRoot, help: "where the eventN sysfs entries are")
+      inputDevRoot = p.option(
+        "--input-dev-root", value: "DIR", kind: .directory, default: EvdevDiscovery.defaultDevRoot,
+        help: "where the eventN character devices are")
+      inputAxes = p.option(
+        "--input-axes", value: "FILE", kind: .file,
+        help: "an evemu description whose A: lines give the evdev axes' ranges and resolutions, "
+          + "for nodes that cannot report them")
     }
 
     func validate() throws(UsageError) { _ = try dsuAddress() }
@@ -76,9 +92,18 @@ struct SensorsCommand: TypedToolCommand {
     }
     let (sysfsRoot, devRoot, seconds) = (options.sysfsRoot, options.devRoot, options.measure)
     let dsu = options.noDSU ? nil : try options.dsuAddress()
-    let (checks, details, notes) = waitFor {
+    var input = EvdevSourceConfiguration()
+    input.sysfsRoot = options.inputSysfsRoot
+    input.devRoot = options.inputDevRoot
+    if let file = options.inputAxes {
+      input.axisOverrides = try EvemuDescriptionFile.read(file).absoluteAxes
+    }
+    let (checks, details, notes) = waitFor { [input] in
       var (checks, details, notes) = await SensorDoctor.iioChecks(
         sysfsRoot: sysfsRoot, devRoot: devRoot, measureSeconds: seconds)
+      let evdev = await SensorDoctor.evdevChecks(configuration: input, measureSeconds: seconds)
+      checks += evdev.checks
+      notes += evdev.notes
       if let dsu {
         let found = await SensorDoctor.dsuChecks(
           host: dsu.host, port: dsu.port, measureSeconds: seconds)

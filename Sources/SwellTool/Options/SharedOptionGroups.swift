@@ -3,6 +3,7 @@ import SwellEffects
 import SwellMotion
 import SwellRender
 import SwellScenes
+import SwellRecordings
 import SwellSensors
 import SwellWaves
 
@@ -106,10 +107,10 @@ enum IIOChannelsName: String, CaseIterable, Sendable {
   }
 }
 
-/// The options of live sensor sources (`iio[:NAME]`, `udp:PORT`, `phone:URL`), declared once for
-/// `record` and `live`, read straight into the library's `LiveSourceSettings`.
+/// The options of live sensor sources (`iio[:NAME]`, `udp:PORT`, `phone:URL`, `evdev[:NAME]`),
+/// declared once for `record` and `live`, read straight into the library's `LiveSourceSettings`.
 struct LiveSensorOptionGroup: ParsableOptionGroup {
-  static let title = "Live sensor options (iio, udp, phone)"
+  static let title = "Live sensor options (iio, udp, phone, evdev)"
 
   /// The library's source settings, with the options given.
   var settings = LiveSourceSettings()
@@ -117,6 +118,8 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
   private(set) var given: [(name: String, kind: LiveSourceSpec.Kind)] = []
   /// A `--buffers` value that does not parse.
   private var badBuffers: UsageError?
+  /// `--input-axes FILE`, read when the source opens.
+  private var axesFile: String?
 
   /// No option given: every source with its defaults.
   init() {}
@@ -170,11 +173,26 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
       try p.option(
         "--poll-interval", value: "S", in: .positive, defaultText: "0.05",
         help: "phyphox: seconds between polls") ?? settings.phyphoxPollInterval
+    settings.evdev.sysfsRoot =
+      p.option(
+        "--input-sysfs-root", value: "DIR", kind: .directory,
+        defaultText: EvdevDiscovery.defaultSysfsRoot,
+        help: "evdev: the sysfs folder of the eventN entries") ?? settings.evdev.sysfsRoot
+    settings.evdev.devRoot =
+      p.option(
+        "--input-dev-root", value: "DIR", kind: .directory,
+        defaultText: EvdevDiscovery.defaultDevRoot,
+        help: "evdev: the folder of the eventN character devices") ?? settings.evdev.devRoot
+    axesFile = p.option(
+      "--input-axes", value: "FILE", kind: .file,
+      help: "evdev: an evemu description (evemu-describe) whose A: lines give the axes' ranges "
+        + "and resolutions, for a node that cannot report them")
     // The help says which source each applies to: "IIO: ...", "UDP: ...", "phyphox: ...".
     let kinds: [String: LiveSourceSpec.Kind] = [
       "--sysfs-root": .iio, "--dev-root": .iio, "--mode": .iio, "--iio-channels": .iio,
       "--rate": .iio,
       "--listen": .udp, "--format": .udp, "--buffers": .phone, "--poll-interval": .phone,
+      "--input-sysfs-root": .evdev, "--input-dev-root": .evdev, "--input-axes": .evdev,
     ]
     given = p.givenInGroup.compactMap { name in kinds[name].map { (name, $0) } }
   }
@@ -195,7 +213,10 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
     let list =
       names.count == 1
       ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
-    let target = ["iio": "iio sources", "udp": "udp: sources", "phone": "phone: sources"]
+    let target = [
+      "iio": "iio sources", "udp": "udp: sources", "phone": "phone: sources",
+      "evdev": "evdev sources",
+    ]
     throw UsageError(
       "\(list) appl\(names.count == 1 ? "ies" : "y") to \(target[first.kind.rawValue] ?? "")")
   }
@@ -222,7 +243,26 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
   /// - Returns: The source.
   /// - Throws: ``UsageError`` for a malformed word or options that do not apply;
   ///   `LiveSourceError` when the source cannot be opened.
-  func open(_ word: String) throws -> any MotionSource { try spec(word).open(settings) }
+  func open(_ word: String) throws -> any MotionSource {
+    let spec = try spec(word)
+    return try spec.open(try resolvedSettings())
+  }
+
+  /// The settings with `--input-axes` read: its axes replace what the node reports.
+  ///
+  /// - Returns: The settings.
+  /// - Throws: `RecordingError` naming the file, line and field of a malformed description.
+  func resolvedSettings() throws -> LiveSourceSettings {
+    var s = settings
+    if let axesFile {
+      let description = try EvemuDescriptionFile.read(axesFile)
+      guard !description.absoluteAxes.isEmpty else {
+        throw RecordingError(file: axesFile, message: "no A: lines (axis ranges) in it")
+      }
+      s.evdev.axisOverrides = description.absoluteAxes
+    }
+    return s
+  }
 }
 
 extension AttitudeReferenceFrame {
