@@ -16,12 +16,15 @@ private final class FIFOWriter {
   /// Opens the FIFO for writing (a reader must have it open already: the source opens it
   /// without blocking when it is created).
   init(_ path: String) throws {
+    // A reader that goes away must give EPIPE, not end the test process.
+    signal(SIGPIPE, SIG_IGN)
     fd = open(path, O_WRONLY | O_NONBLOCK)
     if fd < 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
   }
 
-  func write(_ events: [(seconds: Int64, microseconds: Int64, type: UInt16, code: UInt16, value: Int32)])
-  {
+  func write(
+    _ events: [(seconds: Int64, microseconds: Int64, type: UInt16, code: UInt16, value: Int32)]
+  ) {
     let bytes = inputEventBytes(events)
     var offset = 0
     while offset < bytes.count {
@@ -169,7 +172,8 @@ struct EvdevSourceTests {
     await source.stop()
   }
 
-  @Test("SYN_DROPPED: the rest of the frame is discarded, every axis is re-read and the loss counted")
+  @Test(
+    "SYN_DROPPED: the rest of the frame is discarded, every axis is re-read and the loss counted")
   func resynchronises() async throws {
     let tree = try FakeEvdevTree()
     try tree.addPad(2, .switchPro)

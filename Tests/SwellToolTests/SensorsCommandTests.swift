@@ -10,10 +10,17 @@ struct SensorsCommandTests {
     try tree.addBMI160()
     let r = try runSwell([
       "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--measure", "0", "--no-dsu",
+      "--input-sysfs-root", tree.root + "/no-input",
     ])
     #expect(r.status == 0, "\(r.err)")
+    // The IIO block, then a note that no evdev node was found (this tree has none).
+    let notes = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { $0.hasPrefix("note: ") }
+    #expect(notes.count == 1 && notes[0].hasPrefix("note: no evdev input devices: "), "\(notes)")
+    let report = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("note: ") }.joined(separator: "\n")
     #expect(
-      r.out == """
+      report == """
         iio:device0  bmi160
           rate: 100 Hz (available: 25 50 100 200)
           channels:
@@ -86,6 +93,7 @@ struct SensorsCommandTests {
       buffered: false)
     let r = try runSwell([
       "sensors", "--sysfs-root", tree.sysfs, "--dev-root", tree.dev, "--json", "--measure", "0.3",
+      "--no-dsu", "--input-sysfs-root", tree.root + "/no-input",
     ])
     #expect(r.status == 0, "\(r.err)")
     let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
@@ -172,7 +180,7 @@ struct SensorsCommandTests {
     let tree = try FakeIIOTree()
     let r = try runSwell([
       "sensors", "--sysfs-root", tree.root + "/none", "--dsu", "127.0.0.1:\(port)", "--json",
-      "--measure", "0.5",
+      "--measure", "0.5", "--input-sysfs-root", tree.root + "/no-input",
     ])
     #expect(r.status == 0, "\(r.err)")
     let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]

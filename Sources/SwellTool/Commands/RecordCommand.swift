@@ -9,7 +9,8 @@ import Synchronization
 struct RecordCommand: TypedToolCommand {
   static let about = CommandAbout(
     "record",
-    summary: "record a live sensor (IIO, UDP phone stream, phyphox, DSU, evdev) to a raw IMU CSV or evemu",
+    summary:
+      "record a live sensor (IIO, UDP phone stream, phyphox, DSU, evdev) to a raw IMU CSV or evemu",
     discussion: """
       Records a live motion source to the raw IMU CSV (t_s,gx,gy,gz,ax,ay,az,mx,my,mz; rad/s, \
       m/s² specific force, µT, device frame; empty magnetometer columns for a 6D source). \
@@ -58,7 +59,8 @@ struct RecordCommand: TypedToolCommand {
       absoluteTime = p.flag("--absolute-time", help: "keep the source's timestamps")
       sensors = try p.group(LiveSensorOptionGroup.self)
       source = p.argument(
-        "SOURCE", kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:", "evdev", "evdev:"]))
+        "SOURCE",
+        kind: .choice(["iio", "iio:", "udp:", "phone:", "dsu", "dsu:", "evdev", "evdev:"]))
     }
 
     func validate() throws(UsageError) {

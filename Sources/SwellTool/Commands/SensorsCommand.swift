@@ -24,7 +24,8 @@ struct SensorsCommand: TypedToolCommand {
       """,
     examples: [
       "sensors", "sensors --json", "sensors --measure 0", "sensors --guided-tilt iio:device0",
-      "sensors --sysfs-root /tmp/fake-iio", "sensors --no-dsu --input-sysfs-root /tmp/fake-input/sys",
+      "sensors --sysfs-root /tmp/fake-iio",
+      "sensors --no-dsu --input-sysfs-root /tmp/fake-input/sys",
     ])
 
   struct Options: ParsableOptions {

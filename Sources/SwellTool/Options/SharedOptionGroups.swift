@@ -1,9 +1,9 @@
 import Foundation
 import SwellEffects
 import SwellMotion
+import SwellRecordings
 import SwellRender
 import SwellScenes
-import SwellRecordings
 import SwellSensors
 import SwellWaves
 
