@@ -30,7 +30,7 @@ public struct EvdevDecoderStatistics: Hashable, Sendable {
   public init() {}
 }
 
-/// Turns the events of one evdev motion node into ``IMUSample``s: the same code decodes a live
+/// Turns the events of one evdev motion node into `IMUSample`s: the same code decodes a live
 /// node and an evemu recording.
 ///
 /// Semantics (`Documentation/input/event-codes.rst`, `linux/input.h`):

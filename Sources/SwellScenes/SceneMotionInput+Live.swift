@@ -11,7 +11,7 @@ extension SceneMotionInput {
   ///   - loops: Whether a script or recording starts again when it ends.
   ///   - referenceFrame: The frame a sensor's attitude is fused in.
   ///   - calibrationStore: Where a sensor's gyroscope bias is saved between runs
-  ///     (``SwellMotion/MotionManager/gyroscopeCalibrationStore``); `nil` (the default) for none.
+  ///     (`MotionManager.gyroscopeCalibrationStore`); `nil` (the default) for none.
   ///   - sensor: Opens the sensor the word names, or returns `nil` when it names none.
   /// - Returns: The feed.
   /// - Throws: ``SceneMotionError`` for a bad script or recording; what `sensor` throws.

@@ -6,7 +6,7 @@ import SwellEvdev
 /// Everything here comes from sysfs (`drivers/input/input.c` exports `name`, `phys`, `uniq`,
 /// `properties`, `id/{bustype,vendor,product,version}` and `capabilities/*` under the input
 /// device, which is the event node's `device` link). The axis ranges and resolutions are not in
-/// sysfs; they come from the node itself (`EVIOCGABS`, see ``EvdevDeviceIO``).
+/// sysfs; they come from the node itself (`EVIOCGABS`, see the internal `EvdevDeviceIO`).
 public struct EvdevNode: Hashable, Sendable {
   /// The node's name, e.g. `event5`.
   public var id: String

@@ -82,7 +82,7 @@ public struct IIOSourceConfiguration: Hashable, Sendable {
 ///
 /// **The scan mask** is the source's while it reads: exactly its channels and the timestamp are
 /// enabled, the others disabled, and ``stop()`` puts back what it found (see
-/// ``IIOBufferStream``). A mask the driver refuses is one error line naming the channels.
+/// the internal `IIOBufferStream`). A mask the driver refuses is one error line naming the channels.
 ///
 /// **Unplugging.** When a device disappears (its sysfs directory vanishes, a read fails with
 /// `ENODEV`, or its character device hangs up), ``next()`` throws a transient
