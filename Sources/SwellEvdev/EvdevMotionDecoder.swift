@@ -197,6 +197,30 @@ public struct EvdevMotionDecoder: Sendable {
     return nil
   }
 
+  /// Feeds a batch of events, appending the sample each closed frame makes: the same as calling
+  /// ``feed(_:)`` for each event, in one call (the loop runs inside this module, so a caller in
+  /// another module pays one call per batch rather than per event).
+  ///
+  /// - Parameters:
+  ///   - events: The next events from the node, in the order the kernel sent them.
+  ///   - samples: Where the samples go, appended in order.
+  public mutating func feed(
+    contentsOf events: UnsafeBufferPointer<EvdevEvent>, into samples: inout [IMUSample]
+  ) {
+    for event in events {
+      if let s = feed(event) { samples.append(s) }
+    }
+  }
+
+  /// Feeds a batch of events held in an array (the buffer form above, for an array).
+  ///
+  /// - Parameters:
+  ///   - events: The next events, in order.
+  ///   - samples: Where the samples go, appended in order.
+  public mutating func feed(contentsOf events: [EvdevEvent], into samples: inout [IMUSample]) {
+    events.withUnsafeBufferPointer { feed(contentsOf: $0, into: &samples) }
+  }
+
   /// `SYN_DROPPED`, and the events after it up to and including the next `SYN_REPORT`.
   private mutating func discard(_ event: EvdevEvent) -> IMUSample? {
     if event.type == .synchronization && event.code == EvdevCode.synDropped {

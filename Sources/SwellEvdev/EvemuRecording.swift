@@ -78,9 +78,7 @@ public struct EvemuRecording: Hashable, Sendable {
     var decoder = try EvdevMotionDecoder(description: description, family: family)
     var samples: [IMUSample] = []
     samples.reserveCapacity(events.count / 4)
-    for e in events {
-      if let s = decoder.feed(e) { samples.append(s) }
-    }
+    decoder.feed(contentsOf: events, into: &samples)
     return (samples, decoder.statistics)
   }
 
