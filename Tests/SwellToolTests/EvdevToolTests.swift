@@ -217,4 +217,34 @@ struct EvdevToolTests {
     #expect(text.out.hasPrefix("evdev  \(tree.node(5))  \(FakeEvdevDevice.dualSense.name)\n"))
     #expect(text.out.contains("  pad: \(FakeEvdevDevice.dualSense.padName)\n"), "\(text.out)")
   }
+
+  @Test("a node this user cannot read: one line naming the node, its group and the udev rule")
+  func permissionDenied() throws {
+    let (tree, axes) = try dualSenseTree()
+    // The nodes are root:root 0660 (as udev makes them root:input). Run swell as `nobody`
+    // (setpriv, util-linux) when the tests run as root, who could open anything; else take the
+    // permission away.
+    chmod(tree.root, 0o755)
+    chmod(axes, 0o644)
+    let swell = try swellExecutable().path
+    let arguments = [
+      "record", "evdev", "--input-sysfs-root", tree.sysfs, "--input-dev-root", tree.dev,
+      "--input-axes", axes, "--duration", "1", "-o", "/dev/null",
+    ]
+    let r: (status: Int32, out: String, err: String)
+    if getuid() == 0 {
+      r = try runProgram(
+        "setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", swell] + arguments)
+    } else {
+      chmod(tree.node(5), 0)
+      r = try runSwell(arguments)
+    }
+    #expect(r.status == 1, "\(r.err)")
+    let lines = r.err.split(separator: "\n")
+    #expect(lines.count == 1, "\(r.err)")
+    #expect(r.err.contains("cannot open \(tree.node(5)): Permission denied"), "\(r.err)")
+    #expect(r.err.contains("(group "), "\(r.err)")
+    #expect(r.err.contains("TAG+=\"uaccess\""), "\(r.err)")
+    #expect(r.err.contains("/etc/udev/rules.d/70-swell-motion.rules"), "\(r.err)")
+  }
 }
