@@ -271,7 +271,7 @@ struct TypedCommandTests {
       CommandAbout("uses", summary: "", discussion: ""), options: Uses.self)
     #expect(
       spec.groups.map(\.title) == [
-        "Scene options", "Motion options", "Live sensor options (iio, udp, phone)",
+        "Scene options", "Motion options", "Live sensor options (iio, udp, phone, evdev)",
       ])
     let all = spec.options.flatMap(\.allNames)
     #expect(Set(all).count == all.count)
