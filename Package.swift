@@ -54,13 +54,15 @@ let package = Package(
     // Recording formats and archives (CSV, Sensor Logger, phyphox, evemu, zip through zlib).
     .target(
       name: "SwellRecordings",
-      dependencies: ["SwellGeometry", "SwellMotion", "SwellEvdev", "SwellFiles", "CZlib"]),
+      dependencies: [
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellFiles", "CZlib",
+      ]),
     // The BROAD-style evaluation harness.
     .target(
       name: "SwellEvaluation", dependencies: ["SwellGeometry", "SwellMotion", "SwellRecordings"]),
     .target(name: "SwellLayers", dependencies: ["SwellGeometry", "SwellTime"]),
-    .target(name: "SwellEffects", dependencies: ["SwellMotion", "SwellLayers"]),
-    .target(name: "SwellWaves", dependencies: ["SwellMotion", "SwellLayers"]),
+    .target(name: "SwellEffects", dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers"]),
+    .target(name: "SwellWaves", dependencies: ["SwellGeometry", "SwellMotion", "SwellLayers"]),
     .target(
       name: "SwellScenes",
       dependencies: [
@@ -116,6 +118,7 @@ let package = Package(
         "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
         "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
         "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion", "SwellEvdev",
+        "SwellTime",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
