@@ -14,7 +14,9 @@ extension Layer {
     set {
       var entry = self[attachment: MotionEffectsKey.self]
       entry.effects = newValue.map(AnyMotionEffect.init)
-      for e in entry.effects { check(e, &entry) }
+      for e in entry.effects where !entry.checked.contains(e) {
+        check(e, values: e.keyPathsAndRelativeValues(forViewerOffset: entry.pose), &entry)
+      }
       self[attachment: MotionEffectsKey.self] = entry
       writeMotionEffectOverlay(effects: entry.effects, pose: entry.pose)
     }
@@ -22,8 +24,9 @@ extension Layer {
 
   /// Attaches a motion effect (`UIView.addMotionEffect(_:)`).
   ///
-  /// The effect is checked against the layer the first time it is applied here
-  /// (``motionEffectProblems(_:)``): an unknown key path, a value of a kind the key path does
+  /// The effect is checked against the layer the first time it is applied here, with the values
+  /// it returns for that pose (``motionEffectProblems(_:)`` also tries other poses): an unknown
+  /// key path, a value of a kind the key path does
   /// not hold, or minimum and maximum of different kinds is reported once, naming the effect and
   /// the layer, to ``MotionEffectDiagnostics/reporter`` and kept in
   /// ``reportedMotionEffectProblems``; the effect then changes nothing at that key path.
@@ -38,9 +41,10 @@ extension Layer {
     let wrapped = AnyMotionEffect(effect)
     var entry = self[attachment: MotionEffectsKey.self]
     entry.effects.append(wrapped)
-    check(wrapped, &entry)
+    let values = wrapped.keyPathsAndRelativeValues(forViewerOffset: entry.pose)
+    check(wrapped, values: values, &entry)
     self[attachment: MotionEffectsKey.self] = entry
-    if let v = wrapped.keyPathsAndRelativeValues(forViewerOffset: entry.pose) {
+    if let v = values {
       addToOverlay(v.filter(\.value.isFinite), forKey: Layer.motionEffectsOverlayKey)
     } else if entry.effects.count == 1 {
       setOverlay([:], forKey: Layer.motionEffectsOverlayKey)
@@ -83,10 +87,15 @@ extension Layer {
     self[attachment: MotionEffectsKey.self].problems
   }
 
-  /// Checks an effect the first time it is applied to this layer and reports its problems.
-  private func check(_ effect: AnyMotionEffect, _ entry: inout MotionEffectsKey.Entry) {
+  /// Checks an effect the first time it is applied to this layer, with the values it returned
+  /// there, and reports its problems.
+  private func check(
+    _ effect: AnyMotionEffect, values: [String: LayerValue]?,
+    _ entry: inout MotionEffectsKey.Entry
+  ) {
     guard entry.checked.insert(effect).inserted else { return }
-    let problems = motionEffectProblems(effect).filter(\.reason.isError)
+    let problems = motionEffectProblems(effect, values: [values].compactMap { $0 })
+      .filter(\.reason.isError)
     entry.problems += problems
     for p in problems { MotionEffectDiagnostics.reporter(p) }
   }

@@ -142,12 +142,24 @@ extension Layer {
   /// - Parameter effect: The effect (it need not be attached).
   /// - Returns: The problems, each once, naming the effect and this layer.
   public func motionEffectProblems(_ effect: some MotionEffect) -> [MotionEffectProblem] {
+    let values = MotionEffectDiagnostics.probeOffsets.compactMap {
+      effect.keyPathsAndRelativeValues(forViewerOffset: $0)
+    }
+    return motionEffectProblems(effect, values: values)
+  }
+
+  /// The problems of an effect with the values it returned (at one pose or several).
+  ///
+  /// - Parameters:
+  ///   - effect: The effect.
+  ///   - valueSets: What it returned.
+  /// - Returns: The problems, each once, naming the effect and this layer.
+  func motionEffectProblems(_ effect: some MotionEffect, values valueSets: [[String: LayerValue]])
+    -> [MotionEffectProblem]
+  {
     var reasons = effect.configurationProblems()
     var seen: Set<String> = []
-    for offset in MotionEffectDiagnostics.probeOffsets {
-      guard let values = effect.keyPathsAndRelativeValues(forViewerOffset: offset) else {
-        continue
-      }
+    for values in valueSets {
       for (path, value) in values.sorted(by: { $0.key < $1.key }) where !seen.contains(path) {
         seen.insert(path)
         if let p = keyPathProblem(path, value: value) { reasons.append(.keyPath(p)) }
