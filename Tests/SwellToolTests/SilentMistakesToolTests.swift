@@ -77,6 +77,21 @@ struct SceneKeyPathCheckTests {
           + "not a point"))
   }
 
+  @Test("rendering a scene with a misspelt key path warns once, naming the effect and layer")
+  func renderWarnsOnce() throws {
+    let folder = try scratchFolder("silent-scene")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("s.json")
+    try Data(scene(interpolating("postion.x")).utf8).write(to: file)
+    let out = folder.appendingPathComponent("out.png").path
+    let r = try runSwell(["render", file.path, "--time", "0.5", "-o", out])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(
+      r.err
+        == "swell: warning: interpolating effect on 'postion.x' of layer 'stars': unknown key "
+        + "path 'postion.x' (did you mean 'position.x'?); ignored (see 'swell scene check')\n")
+  }
+
   @Test("--strict refuses a motion effect without its maximum; plain check warns")
   func strictUnfinished() throws {
     let folder = try scratchFolder("silent-scene")
