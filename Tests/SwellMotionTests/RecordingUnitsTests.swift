@@ -122,6 +122,35 @@ struct RecordingUnitsTests {
     #expect(both.map(\.quantity) == [.time, .angularVelocity])
   }
 
+  @Test("a real recording (a BROAD excerpt) is quiet in its units and caught in the wrong ones")
+  func realRecording() throws {
+    let url = packageRoot.appendingPathComponent(
+      "Tests/SwellMotionTests/Fixtures/broad_24_excerpt.csv")
+    let si = try RawIMUCSV.read(from: url)
+    #expect(RecordingUnitCheck.warnings(si).isEmpty)
+    let ratio = try #require(RecordingUnitCheck.turningRatio(si, timeScale: 1))
+    #expect(ratio < RecordingUnitCheck.degreesRatio)
+    // The same rows as CoreMotion or a logger might have written them.
+    func rewritten(_ f: (IMUSample) -> IMUSample) -> [IMUSample] { si.map(f) }
+    let degrees = rewritten {
+      IMUSample(
+        timestamp: $0.timestamp, gyroscope: $0.gyroscope * (180 / Double.pi),
+        accelerometer: $0.accelerometer)
+    }
+    #expect(RecordingUnitCheck.warnings(degrees).map(\.suggestedUnit) == ["deg/s"])
+    let g = rewritten {
+      IMUSample(
+        timestamp: $0.timestamp, gyroscope: $0.gyroscope,
+        accelerometer: $0.accelerometer * (1 / 9.80665))
+    }
+    #expect(RecordingUnitCheck.warnings(g).map(\.suggestedUnit) == ["g"])
+    let ms = rewritten {
+      IMUSample(
+        timestamp: $0.timestamp * 1000, gyroscope: $0.gyroscope, accelerometer: $0.accelerometer)
+    }
+    #expect(RecordingUnitCheck.warnings(ms).map(\.suggestedUnit) == ["ms"])
+  }
+
   @Test("a recording at rest says nothing about its gyroscope")
   func restIsUndecided() throws {
     var text = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n"

@@ -136,10 +136,11 @@ public struct RecordingUnitWarning: Hashable, Sendable, CustomStringConvertible 
 ///   gyroscope says the device turns about the axes across it. Over windows of
 ///   ``gyroscopeWindow`` seconds, the angle the gyroscope integrates across the gravity
 ///   direction is summed and divided by the angle the accelerometer's direction turned; the
-///   ratio is about 1 in the right unit, 57.3 for °/s read as rad/s and 1/57.3 the other way.
-///   A ratio beyond ``gyroscopeRatioLimit`` (8, about √57.3) either way is reported, when the
-///   accelerometer turned by at least ``minimumTurn`` in total (a recording at rest says
-///   nothing).
+///   ratio is at most 1 in the right unit (linear acceleration and noise turn the accelerometer
+///   without the device turning: 0.17 to 0.84 over the BROAD trials), 57.3 times that for °/s
+///   read as rad/s and 1/57.3 of it the other way. A ratio above ``degreesRatio`` (3), or
+///   below ``radiansRatio`` (0.05) when °/s was declared, is reported, when the accelerometer
+///   turned by at least ``minimumTurn`` in total (a recording at rest says nothing).
 public enum RecordingUnitCheck {
   /// The band of the accelerometer's median magnitude, in g, taken as gravity.
   public static let gravityBand = 0.5...2.0
@@ -147,9 +148,13 @@ public enum RecordingUnitCheck {
   public static let samplePeriodBand = 1e-4...0.5
   /// The length of the gyroscope windows, seconds.
   public static let gyroscopeWindow = 0.1
-  /// The gyroscope-to-accelerometer turning ratio beyond which (or below whose inverse) the
-  /// gyroscope's unit is reported.
-  public static let gyroscopeRatioLimit = 8.0
+  /// The gyroscope-to-accelerometer turning ratio above which a gyroscope read in rad/s looks
+  /// like °/s: between the largest ratio of the BROAD trials in rad/s (0.84) and the smallest
+  /// in °/s (0.17 × 57.3 = 9.5), a margin of about 3 each way.
+  public static let degreesRatio = 3.0
+  /// The turning ratio below which a gyroscope read in °/s looks like rad/s: between the
+  /// smallest BROAD ratio (0.17) and the largest read the wrong way (0.84 / 57.3 = 0.015).
+  public static let radiansRatio = 0.05
   /// The total turn of the accelerometer's direction needed to judge the gyroscope, radians.
   public static let minimumTurn = 0.5
   /// The most samples the file check reads (``warnings(contentsOf:units:)``).
@@ -211,22 +216,22 @@ public enum RecordingUnitCheck {
             + "look like m/s², not g"))
     }
     if let ratio = turningRatio(samples, timeScale: timeScale) {
-      if ratio > gyroscopeRatioLimit, units.angularVelocity == .radiansPerSecond {
+      if ratio > degreesRatio, units.angularVelocity == .radiansPerSecond {
         out.append(
           RecordingUnitWarning(
             quantity: .angularVelocity,
             suggestedUnit: RecordingUnits.AngularVelocity.degreesPerSecond.rawValue,
             message:
               "the gyroscope turns \(shown(ratio)) times as far as the accelerometer's direction "
-              + "(57.3 for degrees): the values look like °/s, not rad/s"))
-      } else if ratio < 1 / gyroscopeRatioLimit, units.angularVelocity == .degreesPerSecond {
+              + "(at most 1 in rad/s): the values look like °/s, not rad/s"))
+      } else if ratio < radiansRatio, units.angularVelocity == .degreesPerSecond {
         out.append(
           RecordingUnitWarning(
             quantity: .angularVelocity,
             suggestedUnit: RecordingUnits.AngularVelocity.radiansPerSecond.rawValue,
             message:
               "the gyroscope turns \(shown(ratio)) times as far as the accelerometer's direction "
-              + "(1/57.3 for radians read as degrees): the values look like rad/s, not °/s"))
+              + "(about 1 in °/s): the values look like rad/s, not °/s"))
       }
     }
     return out
