@@ -178,6 +178,21 @@ struct FuseUnitsToolTests {
     #expect(abs(m[100].rotationRate.x - 0.8 * Double.pi * cos(Double.pi)) < 0.05)
   }
 
+  @Test("a raw recording in g given as --motion is warned about, with the fuse to convert it")
+  func motionOption() throws {
+    let folder = try scratchFolder("silent-fuse")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("g.csv")
+    try Data(rocking(accel: 9.80665).utf8).write(to: input)
+    let r = try runSwell(["trace", "waterwave", "--motion", input.path, "--duration", "1"])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(
+      r.err
+        == "swell: warning: \(input.path): the accelerometer's median magnitude is 1.00 m/s² "
+        + "(gravity is 9.81): the values look like g, not m/s²; if so, convert it first: "
+        + "swell fuse \(input.path) --accel-unit g -o motion.csv\n")
+  }
+
   @Test("unit options are refused for a recording that is not a raw IMU CSV")
   func notRaw() throws {
     let input = packageRoot.appendingPathComponent(

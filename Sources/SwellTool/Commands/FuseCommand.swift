@@ -115,14 +115,19 @@ struct FuseCommand: TypedToolCommand {
     return 0
   }
 
-  /// The option that declares the unit a warning suggests.
-  static func advice(_ warning: RecordingUnitWarning) -> String {
+  /// The option that declares the unit a warning suggests: `--accel-unit g`.
+  static func declaration(_ warning: RecordingUnitWarning) -> String {
     let flag =
       switch warning.quantity {
       case .acceleration: "--accel-unit"
       case .time: "--time-unit"
       case .angularVelocity: "--gyro-unit"
       }
-    return "if so, give \(flag) \(warning.suggestedUnit)"
+    return "\(flag) \(warning.suggestedUnit)"
+  }
+
+  /// The advice after a warning: `if so, give --accel-unit g`.
+  static func advice(_ warning: RecordingUnitWarning) -> String {
+    "if so, give \(declaration(warning))"
   }
 }
