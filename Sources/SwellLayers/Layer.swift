@@ -359,6 +359,11 @@ open class Layer {
 
   // MARK: - Key paths
 
+  /// The key paths this layer's class can set, Core Animation spelling, with the kind each
+  /// holds: ``baseKeyPaths`` plus a subclass's own (a shape layer's `fillColor`, a water layer's
+  /// `fillLevel`). UIKit spellings (``keyPathAliases``) and a `layer.` prefix map onto these.
+  open var supportedKeyPaths: [String: LayerValueKind] { Layer.baseKeyPaths }
+
   /// The value of a key path, Core Animation spelling (UIKit spellings like `center` are mapped).
   ///
   /// Supported: `position(.x/.y)`, `bounds`, `bounds.origin(.x/.y)`, `bounds.size(.width/

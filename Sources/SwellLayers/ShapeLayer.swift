@@ -139,6 +139,13 @@ open class ShapeLayer: Layer {
     l.lineWidth = lineWidth
   }
 
+  /// The base key paths with `fillColor`, `strokeColor` (colours) and `lineWidth` (points).
+  open override var supportedKeyPaths: [String: LayerValueKind] {
+    super.supportedKeyPaths.merging(
+      ["fillColor": .color, "strokeColor": .color, "lineWidth": .number]
+    ) { a, _ in a }
+  }
+
   /// Adds `fillColor`, `strokeColor` and `lineWidth` to the base key paths.
   ///
   /// - Parameter keyPath: The key path.

@@ -1,4 +1,5 @@
 import Foundation
+import SwellEffects
 
 /// A scene file read and checked (`swell scene check`): the scene, the keys it has that the
 /// format does not know, and a one-line description.
@@ -7,13 +8,27 @@ public struct SceneFileCheck {
   public let scene: FileScene
   /// The file's keys the format does not know (JSON paths, in the file's order).
   public let unknownKeys: [String]
+  /// Motion effects that do nothing because they are unfinished (an interpolating effect
+  /// without its minimum or maximum), each as `JSON path: reason`, in the file's order.
+  public let effectWarnings: [String]
 
-  /// Reads and checks a scene file.
+  /// Reads and checks a scene file: the scene must load, and every motion effect must work on
+  /// its layer (``effectProblems(in:)``).
   ///
   /// - Parameter url: The scene file.
-  /// - Throws: ``SceneFileError`` for a file that is not a valid scene.
+  /// - Throws: ``SceneFileError`` for a file that is not a valid scene, or whose first motion
+  ///   effect with an unknown key path or a value of the wrong kind is named by its JSON path
+  ///   (`layers[1].motionEffects[0].keyPath`).
   public init(contentsOf url: URL) throws {
-    self.init(scene: try FileScene(contentsOf: url), contentsOf: url)
+    // The check reports the effects' problems itself, as errors with their JSON paths.
+    let silent: @Sendable (MotionEffectProblem) -> Void = { _ in }
+    let scene = try MotionEffectDiagnostics.$reporter.withValue(silent) {
+      try FileScene(contentsOf: url)
+    }
+    self.init(scene: scene, contentsOf: url)
+    if let first = Self.effectProblems(in: scene).first(where: \.problem.reason.isError) {
+      throw SceneFileError("\(url.path): \(first.text)")
+    }
   }
 
   /// Checks a scene already read from a file for keys the format does not know.
@@ -25,6 +40,60 @@ public struct SceneFileCheck {
     self.scene = scene
     let data = (try? Data(contentsOf: url)) ?? Data()
     unknownKeys = SceneFile.unknownKeys(in: data, decoded: scene.file)
+    effectWarnings = Self.effectProblems(in: scene).filter { !$0.problem.reason.isError }.map(
+      \.text)
+  }
+
+  /// A motion effect's problem in a scene file, with the JSON path of the field at fault.
+  public struct EffectProblem: Hashable, Sendable {
+    /// The JSON path: `layers[1].motionEffects[0].keyPath`.
+    public var path: String
+    /// The problem.
+    public var problem: MotionEffectProblem
+
+    /// `PATH: REASON (on layer NAME)`, without the file's name.
+    public var text: String { "\(path): \(problem.reason) (on layer \(problem.layer))" }
+  }
+
+  /// The problems of every motion effect in a scene against the layer it is attached to
+  /// (`Layer.motionEffectProblems(_:)`), in the file's order.
+  ///
+  /// - Parameter scene: The scene.
+  /// - Returns: The problems, each with its JSON path.
+  public static func effectProblems(in scene: FileScene) -> [EffectProblem] {
+    // Layers with effects are collected children first (`SceneFile.makeLayerTree`).
+    var specs: [(LayerSpec, String)] = []
+    func walk(_ list: [LayerSpec], _ prefix: String) {
+      for (i, s) in list.enumerated() {
+        let p = "\(prefix)[\(i)]"
+        walk(s.sublayers ?? [], "\(p).sublayers")
+        if let e = s.motionEffects, !e.isEmpty { specs.append((s, p)) }
+      }
+    }
+    walk(scene.file.layers, "layers")
+    var out: [EffectProblem] = []
+    for ((spec, path), layer) in zip(specs, scene.effectLayers) {
+      for (j, effect) in (spec.motionEffects ?? []).enumerated() {
+        let effectPath = "\(path).motionEffects[\(j)]"
+        for p in layer.motionEffectProblems(effect) {
+          out.append(EffectProblem(path: effectPath + field(p.reason, effect), problem: p))
+        }
+      }
+    }
+    return out
+  }
+
+  /// The field of an effect a problem is about (`.keyPath`, `.maximumRelativeValue`), or none.
+  private static func field(_ reason: MotionEffectProblem.Reason, _ effect: AnyMotionEffect)
+    -> String
+  {
+    guard effect.base is InterpolatingMotionEffect else { return "" }
+    switch reason {
+    case .keyPath(.unknownKeyPath), .keyPath(.readOnly): return ".keyPath"
+    case .keyPath(.kindMismatch): return ".minimumRelativeValue"
+    case .mixedKinds: return ".maximumRelativeValue"
+    case .incomplete: return ""
+    }
   }
 
   /// The unknown keys as one line (up to five named), `nil` when there are none.

@@ -1,5 +1,6 @@
 import Foundation
 @_exported import SwellCommandLine
+import SwellEffects
 import SwellMotion
 import SwellRender
 import SwellScenes
@@ -62,6 +63,11 @@ public enum SwellTool: ToolDefinition {
   /// - Returns: The process exit status: 0 success, 1 failure, 64 usage error.
   public static func main(_ arguments: [String]) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
-    return tool.main(arguments)
+    // A motion effect that cannot work on its layer is said once, in the tool's words.
+    let report: @Sendable (MotionEffectProblem) -> Void = { problem in
+      FileHandle.standardError.write(
+        Data("swell: warning: \(problem); ignored (see 'swell scene check')\n".utf8))
+    }
+    return MotionEffectDiagnostics.$reporter.withValue(report) { tool.main(arguments) }
   }
 }

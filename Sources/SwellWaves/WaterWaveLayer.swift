@@ -149,6 +149,11 @@ public final class WaterWaveLayer: Layer {
     }
   }
 
+  /// The layer key paths with `fillLevel` (0...1) and `extraAmplitude` (points).
+  public override var supportedKeyPaths: [String: LayerValueKind] {
+    super.supportedKeyPaths.merging(["fillLevel": .number, "extraAmplitude": .number]) { a, _ in a }
+  }
+
   /// Sets `fillLevel` (0...1), `extraAmplitude` (points) or a layer key path.
   ///
   /// - Parameters:

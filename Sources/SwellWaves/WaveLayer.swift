@@ -120,6 +120,11 @@ public final class WaveLayer: SineSurfaceLayer {
     }
   }
 
+  /// The layer key paths with `extraAmplitude` (points).
+  public override var supportedKeyPaths: [String: LayerValueKind] {
+    super.supportedKeyPaths.merging(["extraAmplitude": .number]) { a, _ in a }
+  }
+
   /// Sets `extraAmplitude` (number, points) or a shape key path.
   ///
   /// - Parameters:

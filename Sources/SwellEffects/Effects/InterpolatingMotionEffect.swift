@@ -8,7 +8,9 @@ import SwellLayers
 /// ``maximumRelativeValue`` (offset +1) at `fraction = offset·0.5 + 0.5`, for any value kind a
 /// layer property holds: numbers, points, sizes, rectangles, affine and 3D transforms, colours
 /// (`LayerValue.interpolated(to:fraction:)`). Nothing is returned until the key path and both
-/// values are set, or when the two values are of different kinds.
+/// values are set, or when the two values are of different kinds; attached to a layer, an
+/// effect with values of different kinds, or a key path the layer lacks, is reported once
+/// (``MotionEffectProblem``, ``MotionEffectDiagnostics``).
 ///
 /// The seed's star-field parallax, ±40 points left and right:
 ///

@@ -14,12 +14,22 @@ extension Layer {
     set {
       var entry = self[attachment: MotionEffectsKey.self]
       entry.effects = newValue.map(AnyMotionEffect.init)
+      for e in entry.effects where !entry.checked.contains(e) {
+        check(e, values: e.keyPathsAndRelativeValues(forViewerOffset: entry.pose), &entry)
+      }
       self[attachment: MotionEffectsKey.self] = entry
       writeMotionEffectOverlay(effects: entry.effects, pose: entry.pose)
     }
   }
 
   /// Attaches a motion effect (`UIView.addMotionEffect(_:)`).
+  ///
+  /// The effect is checked against the layer the first time it is applied here, with the values
+  /// it returns for that pose (``motionEffectProblems(_:)`` also tries other poses): an unknown
+  /// key path, a value of a kind the key path does
+  /// not hold, or minimum and maximum of different kinds is reported once, naming the effect and
+  /// the layer, to ``MotionEffectDiagnostics/reporter`` and kept in
+  /// ``reportedMotionEffectProblems``; the effect then changes nothing at that key path.
   ///
   /// Its values are applied at once for the layer's current pose (the neutral pose (0, 0) until
   /// an applicator has given it another; apple-semantics §3.9), **additively** on the
@@ -31,8 +41,10 @@ extension Layer {
     let wrapped = AnyMotionEffect(effect)
     var entry = self[attachment: MotionEffectsKey.self]
     entry.effects.append(wrapped)
+    let values = wrapped.keyPathsAndRelativeValues(forViewerOffset: entry.pose)
+    check(wrapped, values: values, &entry)
     self[attachment: MotionEffectsKey.self] = entry
-    if let v = wrapped.keyPathsAndRelativeValues(forViewerOffset: entry.pose) {
+    if let v = values {
       addToOverlay(v.filter(\.value.isFinite), forKey: Layer.motionEffectsOverlayKey)
     } else if entry.effects.count == 1 {
       setOverlay([:], forKey: Layer.motionEffectsOverlayKey)
@@ -67,6 +79,25 @@ extension Layer {
       self[attachment: MotionEffectsKey.self] = entry
     }
     writeMotionEffectOverlay(effects: entry.effects, pose: viewerOffset)
+  }
+
+  /// The problems found with this layer's motion effects so far, in the order they were
+  /// reported (each effect is checked once, when it is first applied to the layer).
+  public var reportedMotionEffectProblems: [MotionEffectProblem] {
+    self[attachment: MotionEffectsKey.self].problems
+  }
+
+  /// Checks an effect the first time it is applied to this layer, with the values it returned
+  /// there, and reports its problems.
+  private func check(
+    _ effect: AnyMotionEffect, values: [String: LayerValue]?,
+    _ entry: inout MotionEffectsKey.Entry
+  ) {
+    guard entry.checked.insert(effect).inserted else { return }
+    let problems = motionEffectProblems(effect, values: [values].compactMap { $0 })
+      .filter(\.reason.isError)
+    entry.problems += problems
+    for p in problems { MotionEffectDiagnostics.reporter(p) }
   }
 
   /// True when the layer has motion effects.
@@ -109,6 +140,10 @@ private enum MotionEffectsKey: LayerAttachmentKey {
     var effects: [AnyMotionEffect] = []
     /// The last viewer offset applied to the layer (interface axes).
     var pose = ViewerOffset.zero
+    /// The effects already checked against the layer.
+    var checked: Set<AnyMotionEffect> = []
+    /// The problems they had.
+    var problems: [MotionEffectProblem] = []
   }
 
   static var defaultValue: Entry { Entry() }

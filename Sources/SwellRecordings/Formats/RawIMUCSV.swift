@@ -32,11 +32,16 @@ public enum RawIMUCSV {
 
   /// Reads a raw IMU recording file.
   ///
-  /// - Parameter url: The file.
+  /// - Parameters:
+  ///   - url: The file.
+  ///   - units: The units of its columns (default the format's: s, rad/s, m/s²); values are
+  ///     converted to the format's units.
   /// - Returns: The samples, in file order.
   /// - Throws: `RecordingError` naming the file, line and column of the first problem.
-  public static func read(from url: URL) throws(RecordingError) -> [IMUSample] {
-    try parse(readBytes(url), fileName: url.lastPathComponent)
+  public static func read(from url: URL, units: RecordingUnits = .standard) throws(RecordingError)
+    -> [IMUSample]
+  {
+    try parse(readBytes(url), fileName: url.lastPathComponent, units: units)
   }
 
   /// Parses a raw IMU recording from its bytes.
@@ -44,10 +49,12 @@ public enum RawIMUCSV {
   /// - Parameters:
   ///   - bytes: The file's contents (UTF-8).
   ///   - fileName: The name used in errors.
+  ///   - units: The units of its columns (default the format's: s, rad/s, m/s²); values are
+  ///     converted to the format's units.
   /// - Returns: The samples, in file order.
   /// - Throws: `RecordingError` naming the file, line and column of the first problem.
   public static func parse(
-    _ bytes: some Collection<UInt8>, fileName: String
+    _ bytes: some Collection<UInt8>, fileName: String, units: RecordingUnits = .standard
   ) throws(RecordingError) -> [IMUSample] {
     var scanner = CSVScanner(bytes: bytes, fileName: fileName)
     guard let headerLine = scanner.nextRecord() else {
@@ -58,7 +65,8 @@ public enum RawIMUCSV {
     var samples: [IMUSample] = []
     var previous = -Double.infinity
     while let line = scanner.nextRecord() {
-      let sample = try row(line, scanner: scanner, fields: &fields, previous: previous)
+      let sample = try row(
+        line, scanner: scanner, fields: &fields, previous: previous, units: units)
       previous = sample.timestamp
       samples.append(sample)
     }
@@ -72,12 +80,17 @@ public enum RawIMUCSV {
     private var file: CSVFileReader
     private var fields: [Range<Int>] = []
     private var previous = -Double.infinity
+    private let units: RecordingUnits
 
     /// Opens a file and checks its header.
     ///
-    /// - Parameter url: The file.
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - units: The units of its columns (default the format's: s, rad/s, m/s²); values are
+    ///     converted to the format's units.
     /// - Throws: `RecordingError` when it cannot be read or its header is not a raw IMU one.
-    public init(url: URL) throws(RecordingError) {
+    public init(url: URL, units: RecordingUnits = .standard) throws(RecordingError) {
+      self.units = units
       file = try CSVFileReader(url: url, fileName: url.lastPathComponent)
       guard let headerLine = try file.nextRecord() else {
         throw file.scanner.error(nil, nil, "empty file: expected the header '\(header)'")
@@ -92,7 +105,8 @@ public enum RawIMUCSV {
     /// - Throws: `RecordingError` naming the line and column of a malformed row.
     public mutating func next() throws(RecordingError) -> IMUSample? {
       guard let line = try file.nextRecord() else { return nil }
-      let sample = try row(line, scanner: file.scanner, fields: &fields, previous: previous)
+      let sample = try row(
+        line, scanner: file.scanner, fields: &fields, previous: previous, units: units)
       previous = sample.timestamp
       return sample
     }
@@ -105,10 +119,13 @@ public enum RawIMUCSV {
   ///   - scanner: The scanner the row belongs to.
   ///   - fields: Scratch storage for the field ranges.
   ///   - previous: The previous row's time, seconds (the row's must be larger).
+  ///   - units: The units of the columns; values are converted to seconds, rad/s and m/s²
+  ///     before the range checks.
   /// - Returns: The sample.
   /// - Throws: `RecordingError` naming the line and column of the first bad value.
   static func row(
-    _ line: CSVScanner.Line, scanner: CSVScanner, fields: inout [Range<Int>], previous: Double
+    _ line: CSVScanner.Line, scanner: CSVScanner, fields: inout [Range<Int>], previous: Double,
+    units: RecordingUnits = .standard
   ) throws(RecordingError) -> IMUSample {
     scanner.split(line, into: &fields)
     guard fields.count >= 7 else {
@@ -118,14 +135,15 @@ public enum RawIMUCSV {
     var v = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     func value(_ c: Int) throws(RecordingError) -> Double {
       let r = fields[c]
-      guard let x = scanner.double(r) else {
+      guard let raw = scanner.double(r) else {
         let t = scanner.shown(r)
         throw scanner.error(
           line.number, columns[c], t.isEmpty ? "missing value" : "'\(t)' is not a number")
       }
-      guard x.isFinite else {
+      guard raw.isFinite else {
         throw scanner.error(line.number, columns[c], "'\(scanner.shown(r))' is not finite")
       }
+      let x = raw * units.factor(column: c)
       guard
         c == 0
           ? RecordingLimits.isPlausibleTime(x) : RecordingLimits.isPlausibleComponent(x)
@@ -142,9 +160,11 @@ public enum RawIMUCSV {
       try value(6)
     )
     guard v.0 > previous else {
+      let scale = units.time.seconds
       throw scanner.error(
         line.number, "t_s",
-        "time \(scanner.shown(fields[0])) does not increase (previous \(formatNumber(previous)))"
+        "time \(scanner.shown(fields[0])) does not increase (previous "
+          + "\(formatNumber(previous / scale)))"
       )
     }
     let magnetometer = try readMagnetometer(fields, scanner: scanner, line: line.number)

@@ -13,8 +13,12 @@ extension RecordingSource {
   /// - Parameters:
   ///   - url: The recording.
   ///   - loops: Start again when it ends (default false).
+  ///   - units: The units of a raw IMU CSV's columns (default the format's: s, rad/s, m/s²);
+  ///     other formats carry their own units and ignore this.
   /// - Throws: `RecordingError` naming the file (and line and column) of the problem.
-  public convenience init(contentsOf url: URL, loops: Bool = false) throws(RecordingError) {
+  public convenience init(
+    contentsOf url: URL, loops: Bool = false, units: RecordingUnits = .standard
+  ) throws(RecordingError) {
     let name = url.lastPathComponent
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -24,7 +28,7 @@ extension RecordingSource {
       let open: @Sendable () throws(RecordingError) -> any RecordingEventReader = {
         () throws(RecordingError) -> any RecordingEventReader in
         isRaw
-          ? RawEvents(reader: try RawIMUCSV.Reader(url: url))
+          ? RawEvents(reader: try RawIMUCSV.Reader(url: url, units: units))
           : DeviceMotionEvents(reader: try DeviceMotionCSV.Reader(url: url))
       }
       var first = try open()
@@ -38,13 +42,13 @@ extension RecordingSource {
       }
       let frame = isRaw ? nil : try DeviceMotionCSV.Reader(url: url).referenceFrame
       let t0 = event.timestamp
-      let last = try Self.lastTimestamp(url) ?? t0
+      let last = try Self.lastTimestamp(url).map { isRaw ? $0 * units.time.seconds : $0 } ?? t0
       try self.init(
         streaming: name, hasMagnetometer: hasMagnetometer, deviceMotionReferenceFrame: frame,
         timeSpan: t0...max(t0, last), loops: loops, open: open)
       return
     }
-    let recording = try MotionRecording.load(from: url)
+    let recording = try MotionRecording.load(from: url, units: units)
     guard recording.count > 0 else {
       throw RecordingError(file: name, message: "the recording has no samples")
     }

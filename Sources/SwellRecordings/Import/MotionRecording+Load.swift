@@ -5,32 +5,37 @@ import SwellMotion
 extension MotionRecording {
   /// Loads a recording, detecting its format.
   ///
-  /// - Parameter url: A CSV file, an evemu recording (`.evemu`, or text starting `# EVEMU`), a
-  ///   folder, or a `.zip`.
+  /// - Parameters:
+  ///   - url: A CSV file, an evemu recording (`.evemu`, or text starting `# EVEMU`), a folder,
+  ///     or a `.zip`.
+  ///   - units: The units of a raw IMU CSV's columns (default the format's: s, rad/s, m/s²);
+  ///     other formats carry their own.
   /// - Returns: The recording.
   /// - Throws: `RecordingError` naming the file (and line and column) of the first problem,
   ///   or saying what was found and what is needed when the layout is not recognised.
-  public static func load(from url: URL) throws(RecordingError) -> MotionRecording {
+  public static func load(from url: URL, units: RecordingUnits = .standard)
+    throws(RecordingError) -> MotionRecording
+  {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw RecordingError(file: url.path, message: "no such file or folder")
     }
     let name = url.lastPathComponent
     if isDirectory.boolValue {
-      return try load(files: RecordingFiles.folder(url), name: name)
+      return try load(files: RecordingFiles.folder(url), name: name, units: units)
     }
     let data = try readBytes(url)
     if ZipArchive.isZip(data) {
       let archive = try ZipArchive(data: data, name: name)
       do {
-        return try load(files: RecordingFiles.zip(archive, name: name), name: name)
+        return try load(files: RecordingFiles.zip(archive, name: name), name: name, units: units)
       } catch  where error.message.hasPrefix("no recognised recording") {
         var named = error
         named.message = "a ZIP archive that is not a recording: " + error.message
         throw named
       }
     }
-    return try load(file: data, name: name)
+    return try load(file: data, name: name, units: units)
   }
 
   /// Loads a single CSV file from its bytes, detecting its format.
@@ -38,10 +43,13 @@ extension MotionRecording {
   /// - Parameters:
   ///   - data: The file's contents.
   ///   - name: The file's name, for errors.
+  ///   - units: The units of a raw IMU CSV's columns (default the format's).
   /// - Returns: The recording.
   /// - Throws: `RecordingError` for malformed or unrecognised contents; a binary file (a video,
   ///   an image, an archive, ...) is named from its first bytes instead of read as CSV.
-  public static func load(file data: Data, name: String) throws(RecordingError) -> MotionRecording {
+  public static func load(file data: Data, name: String, units: RecordingUnits = .standard)
+    throws(RecordingError) -> MotionRecording
+  {
     if let kind = BinaryFileKind.describe(data) {
       throw RecordingError(file: name, message: BinaryFileKind.message(kind))
     }
@@ -51,7 +59,8 @@ extension MotionRecording {
     let header = try headerFields(data, fileName: name)
     if RawIMUCSV.matches(header: header) {
       return MotionRecording(
-        name: name, format: .rawIMU, content: .samples(try RawIMUCSV.parse(data, fileName: name)))
+        name: name, format: .rawIMU,
+        content: .samples(try RawIMUCSV.parse(data, fileName: name, units: units)))
     }
     if DeviceMotionCSV.matches(header: header) {
       let c = try DeviceMotionCSV.parse(data, fileName: name)
@@ -92,7 +101,9 @@ extension MotionRecording {
     }
   }
 
-  static func load(files: RecordingFiles, name: String) throws(RecordingError) -> MotionRecording {
+  static func load(files: RecordingFiles, name: String, units: RecordingUnits = .standard)
+    throws(RecordingError) -> MotionRecording
+  {
     if SensorLoggerImporter.recognises(files) {
       return try SensorLoggerImporter.load(files: files, name: name)
     }
@@ -110,7 +121,7 @@ extension MotionRecording {
       return try PhyphoxImporter.load(files: phyphox, name: name)
     }
     if csv.count == 1, let only = csv.first {
-      return try load(file: files.data(only), name: "\(name)/\(only.name)")
+      return try load(file: files.data(only), name: "\(name)/\(only.name)", units: units)
     }
     let found = csv.isEmpty ? "no CSV files" : csv.map(\.name).sorted().joined(separator: ", ")
     throw RecordingError(

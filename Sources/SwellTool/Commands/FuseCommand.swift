@@ -12,16 +12,24 @@ struct FuseCommand: TypedToolCommand {
       (t_s,gx,gy,gz,ax,ay,az,mx,my,mz), a Sensor Logger export (folder or .zip, iOS or \
       Android), a phyphox CSV export (file, folder or .zip), or an evemu recording of a Linux \
       gamepad's motion node (.evemu). A device-motion CSV passes through. CSV files are streamed: memory does not grow with the recording.
+
+      A raw IMU CSV is in seconds, rad/s and m/s². Its first rows are checked for other units \
+      (an accelerometer in g, times in milliseconds, a gyroscope in degrees per second) and a \
+      warning names the option that declares them; --accel-unit, --time-unit and --gyro-unit \
+      convert as the file is read.
       """,
     examples: [
       "fuse recording.zip -o motion.csv",
       "fuse raw.csv --9d --rate 100 -o motion.csv",
+      "fuse coremotion.csv --accel-unit g --time-unit ms -o motion.csv",
     ])
 
   struct Options: ParsableOptions {
     var output: String?
     /// The fusion asked for: `--6d`/`--9d`, the frame, the declination, the output rate.
     var fusion = RecordingFusion()
+    /// The units of a raw IMU CSV's columns.
+    var units = RecordingUnits()
     var input: String?
 
     init(_ p: inout OptionParser) throws(UsageError) {
@@ -42,6 +50,15 @@ struct FuseCommand: TypedToolCommand {
       fusion.rate = try p.option(
         "--rate", value: "HZ", in: .positive,
         help: "resample the output to HZ (fusion still runs on every sample)")
+      units.acceleration = try p.option(
+        "--accel-unit", value: "UNIT", default: RecordingUnits.Acceleration.metersPerSecondSquared,
+        help: "raw IMU CSV: the accelerometer's unit (g is CoreMotion's)")
+      units.time = try p.option(
+        "--time-unit", value: "UNIT", default: RecordingUnits.Time.seconds,
+        help: "raw IMU CSV: the unit of t_s")
+      units.angularVelocity = try p.option(
+        "--gyro-unit", value: "UNIT", default: RecordingUnits.AngularVelocity.radiansPerSecond,
+        help: "raw IMU CSV: the gyroscope's unit")
       input = p.argument("INPUT", kind: .file)
     }
 
@@ -64,12 +81,21 @@ struct FuseCommand: TypedToolCommand {
 
   static func run(_ o: Options, console: Console) throws -> Int32 {
     let (input, output) = (o.input ?? "", o.output ?? "")
+    let url = URL(fileURLWithPath: input)
+    if !o.units.isStandard, (try? RawIMUCSV.Reader(url: url)) == nil {
+      throw UsageError(
+        "--accel-unit, --time-unit and --gyro-unit apply to a raw IMU CSV file "
+          + "(\(RawIMUCSV.header))")
+    }
+    for warning in RecordingUnitCheck.warnings(contentsOf: url, units: o.units) {
+      console.err("swell fuse: warning: \(input): \(warning.message); \(advice(warning))\n")
+    }
     let showProgress = console.isInteractive
     var lastPercent = -1
     let report: RecordingFusion.Report
     do {
       defer { if showProgress { console.err("\r\u{1B}[K") } }
-      let source = try RecordingSource(contentsOf: URL(fileURLWithPath: input))
+      let source = try RecordingSource(contentsOf: url, units: o.units)
       report = try o.fusion.run(source, to: URL(fileURLWithPath: output)) { done in
         let percent = Int(100 * done)
         if showProgress && percent != lastPercent {
@@ -87,5 +113,21 @@ struct FuseCommand: TypedToolCommand {
     // With -o - the rows are standard output: the summary goes to standard error.
     (output == "-" ? console.err : console.out)(report.summary(output: output) + "\n")
     return 0
+  }
+
+  /// The option that declares the unit a warning suggests: `--accel-unit g`.
+  static func declaration(_ warning: RecordingUnitWarning) -> String {
+    let flag =
+      switch warning.quantity {
+      case .acceleration: "--accel-unit"
+      case .time: "--time-unit"
+      case .angularVelocity: "--gyro-unit"
+      }
+    return "\(flag) \(warning.suggestedUnit)"
+  }
+
+  /// The advice after a warning: `if so, give --accel-unit g`.
+  static func advice(_ warning: RecordingUnitWarning) -> String {
+    "if so, give \(declaration(warning))"
   }
 }

@@ -15,9 +15,10 @@ struct SceneCommand: TypedToolCommand {
       FILE.json'); --size lays it out for that canvas, as 'swell render NAME --size' does.
 
       swell scene check FILE.json reads and validates a scene file and prints a one-line \
-      summary, or the first problem with the JSON path of the bad field. Keys Swell does not \
-      know (a misspelt optional key) are warned about on standard error, or refused with \
-      --strict.
+      summary, or the first problem with the JSON path of the bad field: a motion effect \
+      whose key path the layer lacks or whose values are of the wrong kind is refused. Keys \
+      Swell does not know (a misspelt optional key) and motion effects without their minimum \
+      or maximum are warned about on standard error, or refused with --strict.
       """,
     examples: ["scene print waterwave -o my-scene.json", "scene check my-scene.json --strict"])
 
@@ -35,7 +36,8 @@ struct SceneCommand: TypedToolCommand {
         help: "print: write to FILE (atomically) instead of standard output")
       size = p.option(
         "--size", value: "WxH[@S]", help: "print: canvas size in points and pixels per point")
-      strict = p.flag("--strict", help: "check: unknown keys are errors, not warnings")
+      strict = p.flag(
+        "--strict", help: "check: unknown keys and unfinished motion effects are errors")
       action = p.argument(
         "print NAME | check FILE.json", kind: .choice(Action.allCases.map(\.rawValue)))
       target = p.argument(nil, kind: .scene)
@@ -80,6 +82,10 @@ struct SceneCommand: TypedToolCommand {
       if let text = check.unknownKeysText(name: target) {
         if strict { throw ToolError(text + " (--strict)") }
         console.err("swell scene: warning: \(text)\n")
+      }
+      for warning in check.effectWarnings {
+        if strict { throw ToolError("\(target): \(warning) (--strict)") }
+        console.err("swell scene: warning: \(target): \(warning)\n")
       }
       console.out(check.summary(name: target) + "\n")
       return 0

@@ -81,7 +81,18 @@ struct MotionOptionGroup: ParsableOptionGroup {
   /// - Returns: The motion.
   /// - Throws: `SceneMotionError` naming the bad input (a bad script is a usage mistake).
   func load() throws -> SceneMotionInput {
-    if let motionPath { return try .recording(URL(fileURLWithPath: motionPath)) }
+    if let motionPath {
+      // A raw IMU CSV in other units (g, ms, °/s) would move the scene wrongly: say so.
+      let url = URL(fileURLWithPath: motionPath)
+      for warning in RecordingUnitCheck.warnings(contentsOf: url) {
+        let fix =
+          "if so, convert it first: swell fuse \(UntrustedText.escaped(motionPath)) "
+          + "\(FuseCommand.declaration(warning)) -o motion.csv"
+        FileHandle.standardError.write(
+          Data("swell: warning: \(motionPath): \(warning.message); \(fix)\n".utf8))
+      }
+      return try .recording(url)
+    }
     if let script { return try .script(script, rate: motionRate) }
     return .resting
   }
