@@ -137,7 +137,7 @@ extension Layer {
   /// Everything that keeps a motion effect from working on this layer: the effect's own
   /// problems (``MotionEffect/configurationProblems()``) and, for every key path it returns at
   /// the neutral pose and the corners of the offset square, whether this layer has the key path
-  /// and can add the value's kind to it (``Layer/keyPathProblem(_:value:)``).
+  /// and can add the value's kind to it (`Layer.keyPathProblem(_:value:)`).
   ///
   /// - Parameter effect: The effect (it need not be attached).
   /// - Returns: The problems, each once, naming the effect and this layer.

@@ -15,6 +15,9 @@ import SwellMotion
 /// in `t_s`, gyroscope or accelerometer (no sample is silently skipped, so no NaN can reach the
 /// fusion), an infinity or a partly missing magnetometer, a timestamp that does not increase, and
 /// a value outside `RecordingLimits` (a time beyond ±1e10 s, a component beyond ±1e6).
+///
+/// A file in other units (milliseconds, g, °/s) is read with ``RecordingUnits``, which converts
+/// as it reads; ``RecordingUnitCheck`` tells from the data when the units look wrong.
 public enum RawIMUCSV {
   /// The first ten header columns, in order.
   public static let columns = ["t_s", "gx", "gy", "gz", "ax", "ay", "az", "mx", "my", "mz"]
@@ -74,8 +77,8 @@ public enum RawIMUCSV {
   }
 
   /// Reads a raw IMU recording file sample by sample, holding about one block of the file
-  /// (1 MiB) whatever its length: the streaming form of ``read(from:)``, with the same checks
-  /// and errors.
+  /// (1 MiB) whatever its length: the streaming form of ``RawIMUCSV/read(from:units:)``, with
+  /// the same checks and errors.
   public struct Reader {
     private var file: CSVFileReader
     private var fields: [Range<Int>] = []
