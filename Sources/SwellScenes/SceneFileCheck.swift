@@ -22,7 +22,7 @@ public struct SceneFileCheck {
   public init(contentsOf url: URL) throws {
     // The check reports the effects' problems itself, as errors with their JSON paths.
     let silent: @Sendable (MotionEffectProblem) -> Void = { _ in }
-    let scene = try MotionEffectDiagnostics.$reporter.withValue(silent) {
+    let scene = try MotionEffectDiagnostics.withReporter(silent) {
       try FileScene(contentsOf: url)
     }
     self.init(scene: scene, contentsOf: url)

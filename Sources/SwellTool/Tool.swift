@@ -68,6 +68,7 @@ public enum SwellTool: ToolDefinition {
       FileHandle.standardError.write(
         Data("swell: warning: \(problem); ignored (see 'swell scene check')\n".utf8))
     }
-    return MotionEffectDiagnostics.$reporter.withValue(report) { tool.main(arguments) }
+    MotionEffectDiagnostics.setReporter(report)
+    return tool.main(arguments)
   }
 }

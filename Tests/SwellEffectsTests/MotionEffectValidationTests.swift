@@ -17,7 +17,7 @@ private struct ShadowEffect: MotionEffect {
 private func collecting(_ body: () -> Void) -> [MotionEffectProblem] {
   let box = Mutex<[MotionEffectProblem]>([])
   let collect: @Sendable (MotionEffectProblem) -> Void = { p in box.withLock { $0.append(p) } }
-  MotionEffectDiagnostics.$reporter.withValue(collect) { body() }
+  MotionEffectDiagnostics.withReporter(collect) { body() }
   return box.withLock { $0 }
 }
 

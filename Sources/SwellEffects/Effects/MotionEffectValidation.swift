@@ -1,5 +1,6 @@
 import Foundation
 import SwellLayers
+import Synchronization
 
 /// A motion effect that cannot work on the layer it is attached to, or by itself: an unknown key
 /// path, a value of the wrong kind, minimum and maximum of different kinds. UIKit raises for an
@@ -62,12 +63,52 @@ public struct MotionEffectProblem: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Where problems with motion effects are reported (``MotionEffectProblem``).
+///
+/// The reporter is the process's (``setReporter(_:)``; by default a `warning:` line on standard
+/// error), unless the calling thread runs inside ``withReporter(_:_:)``, which overrides it for
+/// that thread while its body runs (to collect or silence the problems of synchronous work, such
+/// as reading a scene file). A thread-local override rather than a task-local value, so that it
+/// also works outside Swift concurrency and in statically linked binaries.
 public enum MotionEffectDiagnostics {
-  /// The reporter for the current task: by default a `warning:` line on standard error. Bind
-  /// another with `MotionEffectDiagnostics.$reporter.withValue(_:operation:)` to collect or
-  /// silence the problems.
-  @TaskLocal public static var reporter: @Sendable (MotionEffectProblem) -> Void =
-    standardErrorReporter
+  private static let processReporter = Mutex<@Sendable (MotionEffectProblem) -> Void>(
+    standardErrorReporter)
+  private static let threadKey = "SwellMotionEffectDiagnostics.reporter"
+
+  /// Holds a reporter in a thread's dictionary.
+  private final class Box: @unchecked Sendable {
+    let report: @Sendable (MotionEffectProblem) -> Void
+    init(_ report: @escaping @Sendable (MotionEffectProblem) -> Void) { self.report = report }
+  }
+
+  /// The reporter in effect on the calling thread.
+  public static var reporter: @Sendable (MotionEffectProblem) -> Void {
+    if let box = Thread.current.threadDictionary[threadKey] as? Box { return box.report }
+    return processReporter.withLock { $0 }
+  }
+
+  /// Sets the process's reporter (a command-line tool says the problems in its own words).
+  ///
+  /// - Parameter report: Called once per problem, on the thread that applied the effect.
+  public static func setReporter(_ report: @escaping @Sendable (MotionEffectProblem) -> Void) {
+    processReporter.withLock { $0 = report }
+  }
+
+  /// Runs `body` with problems reported on this thread to `report` instead.
+  ///
+  /// - Parameters:
+  ///   - report: The reporter while `body` runs (on this thread only).
+  ///   - body: Synchronous work.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  public static func withReporter<T>(
+    _ report: @escaping @Sendable (MotionEffectProblem) -> Void, _ body: () throws -> T
+  ) rethrows -> T {
+    let dictionary = Thread.current.threadDictionary
+    let earlier = dictionary[threadKey]
+    dictionary[threadKey] = Box(report)
+    defer { dictionary[threadKey] = earlier }
+    return try body()
+  }
 
   /// Writes `warning: PROBLEM` and a line break to standard error.
   public static let standardErrorReporter: @Sendable (MotionEffectProblem) -> Void = { problem in
