@@ -77,7 +77,7 @@ public struct EvdevMotionDecoder: Sendable {
 
   // Scale from raw units to m/s² (indices 0-2) and rad/s (3-5).
   private let scale: SIMD8<Double>
-  private var raw: SIMD8<Int32>
+  private var raw: RawAxes
   private var frameHasMotion = false
   private var frameDeviceTimestamp: UInt32?
   private var discarding = false
@@ -121,7 +121,7 @@ public struct EvdevMotionDecoder: Sendable {
       throw .notMotionSensor(device: description.name)
     }
     var scale = SIMD8<Double>()
-    var raw = SIMD8<Int32>()
+    var raw = RawAxes()
     for code in EvdevCode.absX...EvdevCode.absRZ {
       guard let info = description.absoluteAxes[code] else {
         throw .missingAxis(device: description.name, code: code)
@@ -131,7 +131,7 @@ public struct EvdevMotionDecoder: Sendable {
       }
       let perUnit = code <= EvdevCode.absZ ? standardGravity : Double.pi / 180
       scale[Int(code)] = perUnit / Double(info.resolution)
-      raw[Int(code)] = info.value
+      raw[code] = info.value
     }
     self.description = description
     let family = family ?? EvdevDriverFamily(description: description)
@@ -182,7 +182,7 @@ public struct EvdevMotionDecoder: Sendable {
     }
     if type == EvdevEventType.absolute.rawValue {
       if code <= EvdevCode.absRZ {
-        raw[Int(code)] = event.value
+        raw[code] = event.value
         frameHasMotion = true
       }
     } else if type == EvdevEventType.miscellaneous.rawValue {
@@ -192,7 +192,10 @@ public struct EvdevMotionDecoder: Sendable {
       }
     } else if type == EvdevEventType.synchronization.rawValue && code == EvdevCode.synReport {
       guard frameHasMotion else { return nil }
-      return closeFrame(at: event.time)
+      let device = frameDeviceTimestamp
+      frameHasMotion = false
+      frameDeviceTimestamp = nil
+      return closeFrame(at: event.time, device: device)
     }
     return nil
   }
@@ -207,8 +210,56 @@ public struct EvdevMotionDecoder: Sendable {
   public mutating func feed(
     contentsOf events: UnsafeBufferPointer<EvdevEvent>, into samples: inout [IMUSample]
   ) {
-    for event in events {
-      if let s = feed(event) { samples.append(s) }
+    // The frame's state is kept in locals while the loop runs (stores to `self` per event are
+    // what a per-event `feed(_:)` pays) and written back before anything else reads it.
+    var i = 0
+    let n = events.count
+    while i < n {
+      if discarding {
+        _ = discard(events[i])
+        i += 1
+        continue
+      }
+      var values = raw
+      var hasMotion = frameHasMotion
+      var timestamp = frameDeviceTimestamp
+      frame: while i < n {
+        let event = events[i]
+        i += 1
+        let code = event.code
+        switch event.type.rawValue {
+        case EvdevEventType.absolute.rawValue:
+          if code <= EvdevCode.absRZ {
+            values[code] = event.value
+            hasMotion = true
+          }
+        case EvdevEventType.miscellaneous.rawValue:
+          if code == EvdevCode.mscTimestamp {
+            timestamp = UInt32(bitPattern: event.value)
+            hasMotion = true
+          }
+        case EvdevEventType.synchronization.rawValue:
+          if code == EvdevCode.synReport {
+            if hasMotion {
+              raw = values
+              samples.append(closeFrame(at: event.time, device: timestamp))
+              hasMotion = false
+              timestamp = nil
+            }
+          } else if code == EvdevCode.synDropped {
+            // `discard` clears the frame and starts discarding: the outer loop takes over.
+            hasMotion = false
+            timestamp = nil
+            _ = discard(event)
+            break frame
+          }
+        default:
+          break
+        }
+      }
+      raw = values
+      frameHasMotion = hasMotion
+      frameDeviceTimestamp = timestamp
     }
   }
 
@@ -246,14 +297,12 @@ public struct EvdevMotionDecoder: Sendable {
   ///   ignored, and axes not given keep their last value.
   public mutating func resynchronize(values: [UInt16: Int32]) {
     for (code, value) in values where code <= EvdevCode.absRZ {
-      raw[Int(code)] = value
+      raw[code] = value
     }
   }
 
-  private mutating func closeFrame(at eventTime: Double) -> IMUSample {
-    let device = frameDeviceTimestamp
-    frameHasMotion = false
-    frameDeviceTimestamp = nil
+  /// Closes a frame: the frame's flags are already cleared by the caller, the axes are in `raw`.
+  private mutating func closeFrame(at eventTime: Double, device: UInt32?) -> IMUSample {
     noteArrival(eventTime)
     var t = eventTime
     if let device {
@@ -267,7 +316,7 @@ public struct EvdevMotionDecoder: Sendable {
     }
     lastTimestamp = t
     stats.frames += 1
-    let v = SIMD8<Double>(raw) * scale
+    let v = raw.values * scale
     let accel = Vector3(v[0], v[1], v[2])
     let gyro = Vector3(v[3], v[4], v[5])
     return IMUSample(
@@ -349,5 +398,26 @@ public struct EvdevMotionDecoder: Sendable {
       intervalSquares += d * d
     }
     lastFrameEventTime = eventTime
+  }
+}
+
+/// The six raw axis values of a frame (`ABS_X`...`ABS_RZ`) in memory, one 32-bit slot each: a
+/// lane write into a SIMD vector held in registers is a narrow store followed by a wide reload,
+/// which stalls store forwarding on every axis event; slots written and read one at a time do
+/// not.
+private struct RawAxes: Sendable {
+  var slots = InlineArray<6, Int32>(repeating: 0)
+
+  /// The value of axis `code` (0...5); other codes read 0 and are not written.
+  subscript(code: UInt16) -> Int32 {
+    get { code <= 5 ? slots[Int(code)] : 0 }
+    set { if code <= 5 { slots[Int(code)] = newValue } }
+  }
+
+  /// The values as doubles in lanes 0-5.
+  var values: SIMD8<Double> {
+    SIMD8(
+      Double(slots[0]), Double(slots[1]), Double(slots[2]), Double(slots[3]), Double(slots[4]),
+      Double(slots[5]), 0, 0)
   }
 }
