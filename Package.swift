@@ -39,6 +39,9 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+      providers: [.apt(["libdbus-1-dev"])]),
 
     // MARK: Pure modules
     .target(name: "SwellGeometry"),
@@ -74,6 +77,8 @@ let package = Package(
     .target(
       name: "SwellSensors",
       dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev"]),
+    // The desktop's settings over D-Bus (the portal's Reduce Motion).
+    .target(name: "SwellDesktop", dependencies: ["CDBus"]),
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
@@ -98,7 +103,7 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellRecordings",
         "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves",
-        "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive",
+        "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellDesktop",
       ]),
 
     // MARK: The command-line tool
@@ -118,7 +123,7 @@ let package = Package(
         "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
         "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
         "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion", "SwellEvdev",
-        "SwellTime",
+        "SwellTime", "SwellDesktop",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),
@@ -174,6 +179,8 @@ let package = Package(
     .testTarget(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellDesktopTests", dependencies: ["SwellDesktop", "CDBus", "SwellTestSupport"]),
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),

@@ -33,9 +33,10 @@ programs=(
   "man          man-db"
   "groff        groff-base"
   "zsh          zsh"
+  "dbus-daemon  dbus-daemon"
   "fish         fish"
 )
-libraries=(libcairo2-dev libsdl2-dev zlib1g-dev libgtk-4-dev)
+libraries=(libcairo2-dev libsdl2-dev zlib1g-dev libgtk-4-dev libdbus-1-dev)
 
 if [ "${1:-}" = "--list-programs" ]; then
   # For Scripts/check-programs.sh and the tests: one "program package" line each.

@@ -301,3 +301,69 @@ public final class PrivateXServer {
     waitpid(pid, nil, 0)
   }
 }
+
+/// A D-Bus session bus of the test's own (`dbus-daemon --session` on a socket in a scratch
+/// folder), so that tests of the desktop's settings never touch the user's bus.
+///
+/// The daemon ends when the value is released.
+public final class PrivateSessionBus {
+  /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS` or a connection.
+  public let address: String
+  private let pid: pid_t
+  private let folder: URL
+
+  /// Starts the daemon and waits for its socket.
+  ///
+  /// - Throws: ``MissingProgram`` when dbus-daemon is not installed, ``ProgramFailed`` when it
+  ///   did not come up within 10 s.
+  public init() throws {
+    // Starts: dbus-daemon (through bash, which first closes inherited descriptors)
+    try requireProgram("dbus-daemon")
+    folder = try scratchFolder("bus")
+    let socket = folder.appendingPathComponent("bus").path
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let script =
+      "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\"; "
+      + "fi; done; exec dbus-daemon --session --nofork --nopidfile --address=unix:path=\(socket)"
+    let words: [String] = ["bash", "-c", script]
+    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var child: pid_t = 0
+    let rc = posix_spawnp(&child, "bash", &actions, &attributes, argv, environ)
+    guard rc == 0 else {
+      throw ProgramFailed(
+        description: "dbus-daemon could not start: \(String(cString: strerror(rc)))")
+    }
+    let up = waitFor(seconds: 10) {
+      FileManager.default.fileExists(atPath: socket) || waitpid(child, nil, WNOHANG) == child
+    }
+    guard up, FileManager.default.fileExists(atPath: socket) else {
+      kill(child, SIGTERM)
+      waitpid(child, nil, 0)
+      throw ProgramFailed(description: "no dbus-daemon came up")
+    }
+    pid = child
+    address = "unix:path=" + socket
+  }
+
+  deinit {
+    kill(pid, SIGTERM)
+    waitpid(pid, nil, 0)
+    try? FileManager.default.removeItem(at: folder)
+  }
+}
