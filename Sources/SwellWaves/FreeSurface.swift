@@ -54,8 +54,9 @@ public struct FreeSurface: Hashable, Sendable {
   /// space, or an empty path when nothing pours or the sheet would be thinner than a tenth of
   /// a point.
   ///
-  /// The sheet leaves the lip in critical flow (Chow, *Open-Channel Hydraulics*, §3-2: over a
-  /// free overfall the flow passes through critical depth, `y_c = (q²/g)^{1/3}`, at speed
+  /// The sheet leaves the lip in critical flow (over a free overfall the flow passes through
+  /// critical depth, critical flow in a rectangular section, Chow, *Open-Channel Hydraulics*,
+  /// ch. 3: `y_c = (q²/g)^{1/3}`, at speed
   /// `√(g·y_c)`), then falls freely: both its edges are the parabola `s = u·τ`,
   /// `z = −g·τ²/2` from the lip and from `y_c` above it. The vertical gap stays `y_c`, so the
   /// flow through any vertical line stays `q` and the sheet thins as it speeds up.
@@ -206,8 +207,8 @@ extension WaterBody {
       spillGravity: inPlaneGravity * Self.standardGravity / container.metresPerPoint)
   }
 
-  /// The rim's lower end in the current frame (position, height) and the side away from the
-  /// opening's other end; the centroid for a closed container.
+  /// The rim's lower end in the current frame (position, height) and the side it faces, away
+  /// from the centroid; the centroid for a closed container.
   func lip() -> (position: Double, height: Double, side: Double) {
     let c = container.centroid
     let frame = rim.map { p -> (Double, Double) in
@@ -217,7 +218,10 @@ extension WaterBody {
     }
     guard let low = frame.min(by: { $0.1 < $1.1 }), let high = frame.max(by: { $0.1 < $1.1 })
     else { return (0, 0, 1) }
-    return (low.0, low.1, low.0 >= high.0 ? 1 : -1)
+    // Outward: away from the centroid along the horizontal (from the opening's other end when
+    // the lip is straight below the centroid).
+    let side = abs(low.0) > 1e-9 ? low.0 : low.0 - high.0
+    return (low.0, low.1, side >= 0 ? 1 : -1)
   }
 
   /// The area of water between each section's bottom and `min(height + shift, top)`, points²

@@ -33,10 +33,14 @@ import SwellGeometry
 /// - **Breaking**: when the summed mode amplitudes would lift the surface more than
 ///   ``Parameters/breakingSlope`` × L/2 from its level, amplitudes and rates are scaled down
 ///   (a breaking wave's loss of energy), which bounds the surface under any input.
-/// - **Open containers** (``WaterContainer/isOpen``, a glass): the water never rises above the
-///   rim's lower end in the frame of gravity; what would is poured out whenever the frame
-///   turns (``capacity``), so a glass turned past its tipping angle empties and one turned
-///   upside down holds nothing. Standing upright again (gravity within
+/// - **Open containers** (``WaterContainer/isOpen``, a glass): what stands above the rim's lower
+///   end (the lip) in the frame of gravity pours over it as weir flow,
+///   `q = C_d·(2/3)·√(2g_in)·h^{3/2}` per unit width (``weirFlow(head:gravity:coefficient:metresPerPoint:)``,
+///   `h` the rest level's height above the lip, `g_in` the in-plane gravity), never more per
+///   substep than the water above the lip (``capacity``), so a glass turned past its tipping
+///   angle pours down to its lip over time and one turned upside down empties. Within
+///   ``Parameters/flatTilt`` of lying flat the in-plane pull counts as none: the frame is held
+///   and nothing pours. Standing upright again (gravity within
 ///   ``Parameters/refillTilt`` of the container's down), it refills at
 ///   ``Parameters/refillRate``, up to ``fullVolume``: a visible choice, as if someone poured
 ///   again, so a recording that turns the phone over does not leave the glass empty for good.
@@ -133,9 +137,10 @@ public struct WaterBody: Sendable {
   public private(set) var volume: Double
   /// The water's area at rest, upright (`fillFraction` × the container's area), points².
   public let fullVolume: Double
-  /// The most water the container holds in the current frame of gravity, points²: the area
-  /// below the rim's lower end for an open container (``WaterContainer/isOpen``), the whole
-  /// area for a closed one.
+  /// The most water the container holds without pouring in the current frame of gravity,
+  /// points²: the area below the rim's lower end (the lip) for an open container
+  /// (``WaterContainer/isOpen``; more water pours over the lip, ``outflowRate``), the whole area
+  /// for a closed one.
   public private(set) var capacity: Double
   /// The rim's ends of an open container (empty for a closed one).
   let rim: [Point]
@@ -562,8 +567,8 @@ public struct WaterBody: Sendable {
 
   // MARK: - Frame and geometry
 
-  /// Sets the frame of gravity and recomputes the sections, the capacity (an open container
-  /// pours out what lies above its rim's lower end) and the rest geometry.
+  /// Sets the frame of gravity and recomputes the sections, the capacity (what an open
+  /// container holds below its lip) and the rest geometry.
   private mutating func updateFrame(down d: Point) {
     down = d
     section = ContainerSection(container, down: d)
