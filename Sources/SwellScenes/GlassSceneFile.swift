@@ -16,8 +16,8 @@ extension SceneFile {
   /// table whose top is 204 points above the bottom edge; on other canvases everything is
   /// scaled by `min(width / 390, height / 844)` and centred, the wall and table spanning the
   /// width. The water (`water`): the inside of the glass as its container, 7 cm wide (a real
-  /// tumbler, so it sloshes at about 3.3 Hz) and open at the top (turned over it spills, and
-  /// it refills upright), half of its area full, damping ratio 0.03, three
+  /// tumbler, so it sloshes at about 3.3 Hz) and open at the top (turned over it pours over its
+  /// rim, and it refills upright), half of its area full, damping ratio 0.03, three
   /// small ripples riding on the surface, back to front; the trace adds `water.surface.angle`
   /// and `water.volume` to the usual columns.
   ///

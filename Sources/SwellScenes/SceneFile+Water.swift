@@ -13,8 +13,8 @@ import SwellWaves
 /// physics' scale (how fast the water sloshes). Both may be left out: the layer's bounds, at
 /// 1/160 inch per point (an iPhone's). `open` (default `false`: a closed vessel, whose water
 /// falls to whichever side is down) makes the outline's straight top edge an opening, like a
-/// glass's: turned past its tipping angle the glass spills, and it refills when it stands
-/// upright again (`SwellWaves/WaterContainer/isOpen`).
+/// glass's: turned past its tipping angle the glass pours over its rim (weir flow; nothing
+/// within 5° of lying flat), and it refills when it stands upright again (`SwellWaves/WaterContainer/isOpen`).
 public struct WaterContainerSpec: Codable, Sendable, Hashable {
   /// The outline (default: a rectangle filling the layer's bounds).
   public var shape: ShapeSpec?

@@ -37,6 +37,59 @@ public struct FreeSurface: Hashable, Sendable {
   public var volumeFraction: Double
   /// The largest displacement of the free surface from its least-squares line, points.
   public var roughness: Double
+  /// The weir flow leaving an open container over its lip, points² per second (0 when nothing
+  /// pours; ``WaterBody/outflowRate``).
+  public var spillRate = 0.0
+  /// The lip the water leaves over (the rim's lower end): position and height in the frame,
+  /// points from the origin.
+  public var lipPosition = 0.0
+  /// The lip's height, points up from the origin.
+  public var lipHeight = 0.0
+  /// The side the spill leaves toward along the world's horizontal: +1 or −1.
+  public var spillSide = 1.0
+  /// The in-plane gravity that pulls the spill, points per second².
+  public var spillGravity = 0.0
+
+  /// The spill as a falling sheet (the nappe of a free overfall), points in the layer's bounds
+  /// space, or an empty path when nothing pours or the sheet would be thinner than a tenth of
+  /// a point.
+  ///
+  /// The sheet leaves the lip in critical flow (over a free overfall the flow passes through
+  /// critical depth, critical flow in a rectangular section, Chow, *Open-Channel Hydraulics*,
+  /// ch. 3: `y_c = (q²/g)^{1/3}`, at speed
+  /// `√(g·y_c)`), then falls freely: both its edges are the parabola `s = u·τ`,
+  /// `z = −g·τ²/2` from the lip and from `y_c` above it. The vertical gap stays `y_c`, so the
+  /// flow through any vertical line stays `q` and the sheet thins as it speeds up.
+  ///
+  /// - Parameter drop: How far below the lip the sheet is drawn, points (at most 10⁴).
+  /// - Returns: A closed path.
+  public func spillPath(drop: Double) -> Path {
+    let q = spillRate
+    let g = spillGravity
+    let fall = min(max(drop.isFinite ? drop : 0, 0), 10_000)
+    guard q > 0, g > 0, q.isFinite, g.isFinite, fall > 0 else { return Path() }
+    let yc = pow(q * q / g, 1.0 / 3.0)
+    guard yc >= 0.1, yc.isFinite else { return Path() }
+    let u = (g * yc).squareRoot()
+    // Time to fall `drop` below the lip (the lower edge).
+    let end = (2 * fall / g).squareRoot()
+    let count = 24
+    var lower: [Point] = []
+    var upper: [Point] = []
+    for i in 0...count {
+      let t = end * Double(i) / Double(count)
+      let ds = spillSide * u * t
+      let dz = -0.5 * g * t * t
+      lower.append(point(position: lipPosition + ds, height: lipHeight + dz))
+      upper.append(point(position: lipPosition + ds, height: lipHeight + yc + dz))
+    }
+    var path = Path()
+    path.move(to: upper[0])
+    for p in upper.dropFirst() { path.line(to: p) }
+    for p in lower.reversed() { path.line(to: p) }
+    path.close()
+    return path
+  }
 
   /// The point of a position and height, points in the layer's bounds space.
   ///
@@ -111,6 +164,7 @@ extension WaterBody {
     let shift = Self.volumeShift(heights: z, columns: c, volume: volume)
     for j in z.indices { z[j] += shift }
     let drawn = Self.drawnArea(heights: z, columns: c, shift: 0)
+    let lip = lip()
     // The least-squares line of the free surface in the frame, then on screen.
     var n = 0.0
     var ms = 0.0
@@ -147,7 +201,27 @@ extension WaterBody {
       surfaceRange: min(left, geometry.right)...max(left, geometry.right),
       angle: angle.isFinite ? angle : 0,
       volumeFraction: container.area > 0 ? drawn / container.area : 0,
-      roughness: rough.isFinite ? rough : 0)
+      roughness: rough.isFinite ? rough : 0,
+      spillRate: outflowRate, lipPosition: lip.position, lipHeight: lip.height,
+      spillSide: lip.side,
+      spillGravity: inPlaneGravity * Self.standardGravity / container.metresPerPoint)
+  }
+
+  /// The rim's lower end in the current frame (position, height) and the side it faces, away
+  /// from the centroid; the centroid for a closed container.
+  func lip() -> (position: Double, height: Double, side: Double) {
+    let c = container.centroid
+    let frame = rim.map { p -> (Double, Double) in
+      let dx = p.x - c.x
+      let dy = p.y - c.y
+      return (dx * down.y - dy * down.x, -(dx * down.x + dy * down.y))
+    }
+    guard let low = frame.min(by: { $0.1 < $1.1 }), let high = frame.max(by: { $0.1 < $1.1 })
+    else { return (0, 0, 1) }
+    // Outward: away from the centroid along the horizontal (from the opening's other end when
+    // the lip is straight below the centroid).
+    let side = abs(low.0) > 1e-9 ? low.0 : low.0 - high.0
+    return (low.0, low.1, side >= 0 ? 1 : -1)
   }
 
   /// The area of water between each section's bottom and `min(height + shift, top)`, points²

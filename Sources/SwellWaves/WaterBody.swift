@@ -33,10 +33,14 @@ import SwellGeometry
 /// - **Breaking**: when the summed mode amplitudes would lift the surface more than
 ///   ``Parameters/breakingSlope`` × L/2 from its level, amplitudes and rates are scaled down
 ///   (a breaking wave's loss of energy), which bounds the surface under any input.
-/// - **Open containers** (``WaterContainer/isOpen``, a glass): the water never rises above the
-///   rim's lower end in the frame of gravity; what would is poured out whenever the frame
-///   turns (``capacity``), so a glass turned past its tipping angle empties and one turned
-///   upside down holds nothing. Standing upright again (gravity within
+/// - **Open containers** (``WaterContainer/isOpen``, a glass): what stands above the rim's lower
+///   end (the lip) in the frame of gravity pours over it as weir flow,
+///   `q = C_d·(2/3)·√(2g_in)·h^{3/2}` per unit width (``weirFlow(head:gravity:coefficient:metresPerPoint:)``,
+///   `h` the rest level's height above the lip, `g_in` the in-plane gravity), never more per
+///   substep than the water above the lip (``capacity``), so a glass turned past its tipping
+///   angle pours down to its lip over time and one turned upside down empties. Within
+///   ``Parameters/flatTilt`` of lying flat the in-plane pull counts as none: the frame is held
+///   and nothing pours. Standing upright again (gravity within
 ///   ``Parameters/refillTilt`` of the container's down), it refills at
 ///   ``Parameters/refillRate``, up to ``fullVolume``: a visible choice, as if someone poured
 ///   again, so a recording that turns the phone over does not leave the glass empty for good.
@@ -87,6 +91,15 @@ public struct WaterBody: Sendable {
     /// How far the container's down may be from gravity for it to count as upright and refill,
     /// radians (default 0.35, 20°).
     public var refillTilt = 0.35
+    /// How far from lying flat (gravity into or out of the screen) the device may be for the
+    /// screen-plane gravity to count as none, radians (default 5°: an in-plane gravity below
+    /// sin 5° ≈ 0.087 g). Within it the frame of gravity is held (its direction is not known
+    /// well enough to turn the water) and an open container pours nothing.
+    public var flatTilt = 5 * Double.pi / 180
+    /// The discharge coefficient `C_d` of the weir flow over an open container's lip (default
+    /// 0.602, the constant term of Rehbock's coefficient for a sharp-crested rectangular weir,
+    /// `C_d ≈ 0.602 + 0.083·h/P`; a glass's rim is a thin, sharp crest).
+    public var weirCoefficient = 0.602
 
     /// Creates parameters with the defaults.
     ///
@@ -124,12 +137,27 @@ public struct WaterBody: Sendable {
   public private(set) var volume: Double
   /// The water's area at rest, upright (`fillFraction` × the container's area), points².
   public let fullVolume: Double
-  /// The most water the container holds in the current frame of gravity, points²: the area
-  /// below the rim's lower end for an open container (``WaterContainer/isOpen``), the whole
-  /// area for a closed one.
+  /// The most water the container holds without pouring in the current frame of gravity,
+  /// points²: the area below the rim's lower end (the lip) for an open container
+  /// (``WaterContainer/isOpen``; more water pours over the lip, ``outflowRate``), the whole area
+  /// for a closed one.
   public private(set) var capacity: Double
   /// The rim's ends of an open container (empty for a closed one).
-  private let rim: [Point]
+  let rim: [Point]
+  /// The height of the rim's lower end (the lip) in the current frame, points up from the
+  /// centroid (the container's top for a closed one).
+  private var lipHeight = 0.0
+  /// How high the water's rest level stands above the lip, points (0 when it does not reach it
+  /// or the container is closed), as of the last substep.
+  public private(set) var head = 0.0
+  /// The in-plane gravity the water felt at the last substep, g: the length of the true
+  /// gravity's projection onto the screen plane, `√(g_x² + g_y²)`, or 0 within
+  /// ``Parameters/flatTilt`` of lying flat.
+  public private(set) var inPlaneGravity = 0.0
+  /// The weir flow over the lip at the last substep, points² per second (0 when nothing pours).
+  public private(set) var outflowRate = 0.0
+  /// Outflow not yet folded into the rest geometry, points².
+  private var pendingOutflow = 0.0
   /// Refilling not yet applied, points² (applied in steps of a small fraction of the volume,
   /// since each application solves the rest geometry again).
   private var pendingRefill = 0.0
@@ -205,6 +233,8 @@ public struct WaterBody: Sendable {
     p.sampleSpacing = p.sampleSpacing.isFinite ? min(max(p.sampleSpacing, 0.25), 1000) : 2.5
     p.refillRate = p.refillRate.isFinite ? min(max(p.refillRate, 0), 1000) : 0.5
     p.refillTilt = p.refillTilt.isFinite ? min(max(p.refillTilt, 0), .pi) : 0.35
+    p.flatTilt = p.flatTilt.isFinite ? min(max(p.flatTilt, 0), 1.5) : 5 * .pi / 180
+    p.weirCoefficient = p.weirCoefficient.isFinite ? min(max(p.weirCoefficient, 0), 2) : 0.602
     self.container = container
     self.parameters = p
     volume = p.fillFraction * container.area
@@ -255,7 +285,7 @@ public struct WaterBody: Sendable {
     }
     let dt = parameters.substep
     gravityTurnRate = 0
-    if let a = Self.downVector(previous), let b = Self.downVector(input) {
+    if let a = downVector(previous), let b = downVector(input) {
       let turn = atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)
       let rate = turn / (input.time - previous.time)
       if rate.isFinite { gravityTurnRate = rate }
@@ -267,6 +297,14 @@ public struct WaterBody: Sendable {
       if steps >= 1 {
         advanceHeld(by: steps * dt)
         self.time = now + steps * dt
+        // The held input goes on pouring over the gap, substep by substep, until it stops.
+        var k = 0.0
+        while k < steps, volume > capacity {
+          pour(previous, over: dt)
+          if outflowRate == 0 { break }
+          k += 1
+        }
+        settleOutflow()
       }
       last = input
       return
@@ -284,7 +322,7 @@ public struct WaterBody: Sendable {
     gravityTurnRate = 0
     time = input.time
     last = input
-    if let d = Self.downVector(input) { updateFrame(down: d) }
+    if let d = downVector(input) { updateFrame(down: d) }
     worldSlope = 0
     setForcing(input)
     for n in 0..<modes {
@@ -295,12 +333,13 @@ public struct WaterBody: Sendable {
     limit()
   }
 
-  /// The screen-space unit vector of the true gravity, or `nil` when the device lies flat.
-  static func downVector(_ input: Input) -> Point? {
+  /// The screen-space unit vector of the true gravity, or `nil` when the device lies within
+  /// ``Parameters/flatTilt`` of flat (the in-plane gravity below its sine).
+  func downVector(_ input: Input) -> Point? {
     let x = input.gravityX
     let y = -input.gravityY
     let norm = (x * x + y * y).squareRoot()
-    guard norm >= 0.05, norm.isFinite else { return nil }
+    guard norm >= sin(parameters.flatTilt), norm >= 1e-6, norm.isFinite else { return nil }
     return Point(x: x / norm, y: y / norm)
   }
 
@@ -314,7 +353,7 @@ public struct WaterBody: Sendable {
     let dt = parameters.substep
     // The world's level line in the frame: the water stays put while the container turns.
     var newWorldSlope = worldSlope
-    if let d = Self.downVector(input) {
+    if let d = downVector(input) {
       let tx = down.y
       let ty = -down.x
       let along = d.x * tx + d.y * ty
@@ -336,7 +375,67 @@ public struct WaterBody: Sendable {
     setForcing(input)
     advanceModes(by: dt)
     limit()
+    pour(input, over: dt)
     refill(over: dt)
+  }
+
+  /// The weir flow of an open container over `dt`: the water whose rest level stands a head
+  /// `h` above the lip leaves over it at `q = C_d·(2/3)·√(2g)·h^{3/2}` per unit width (the
+  /// sharp-crested rectangular weir; in two dimensions the flow per unit width is the area
+  /// per second), with `g` the in-plane gravity, never more than the water above the lip.
+  private mutating func pour(_ input: Input, over dt: Double) {
+    let g = (input.gravityX * input.gravityX + input.gravityY * input.gravityY).squareRoot()
+    inPlaneGravity = downVector(input) == nil ? 0 : min(g, 50)
+    outflowRate = 0
+    head = 0
+    guard !rim.isEmpty, volume > capacity, inPlaneGravity > 0 else {
+      settleOutflow()
+      return
+    }
+    let level = section.level(forArea: volume, total: container.area)
+    head = max(level - lipHeight, 0)
+    let q = Self.weirFlow(
+      head: head, gravity: inPlaneGravity, coefficient: parameters.weirCoefficient,
+      metresPerPoint: container.metresPerPoint)
+    let out = min(q * dt, volume - capacity)
+    guard out > 0, out.isFinite else {
+      settleOutflow()
+      return
+    }
+    outflowRate = q
+    volume = max(volume - out, capacity)
+    pendingOutflow += out
+    // The rest geometry follows in steps of 0.2 % of the full volume (each solves it again);
+    // the drawn surface is made volume-exact at every frame regardless.
+    if pendingOutflow >= 0.002 * fullVolume || volume <= capacity { settleOutflow() }
+  }
+
+  /// Folds the outflow not yet applied into the rest geometry.
+  private mutating func settleOutflow() {
+    guard pendingOutflow > 0 else { return }
+    pendingOutflow = 0
+    updateGeometry()
+  }
+
+  /// The two-dimensional weir flow over a lip, points² per second.
+  ///
+  /// - Parameters:
+  ///   - head: The height of the water's level above the lip, points.
+  ///   - gravity: The in-plane gravity, g.
+  ///   - coefficient: The discharge coefficient `C_d`.
+  ///   - metresPerPoint: The container's scale.
+  /// - Returns: `C_d·(2/3)·√(2g)·h^{3/2}` (m²/s, the flow per unit width of a rectangular
+  ///   weir), in points²/s; 0 for a head or gravity that is not positive.
+  public static func weirFlow(
+    head: Double, gravity: Double, coefficient: Double, metresPerPoint: Double
+  ) -> Double {
+    guard head > 0, gravity > 0, metresPerPoint > 0, head.isFinite, gravity.isFinite else {
+      return 0
+    }
+    let h = head * metresPerPoint
+    let g = gravity * standardGravity
+    let q = coefficient * (2.0 / 3.0) * (2 * g).squareRoot() * h * h.squareRoot()
+    return q / (metresPerPoint * metresPerPoint)
   }
 
   /// Refills an open container that stands upright (its down within
@@ -468,8 +567,8 @@ public struct WaterBody: Sendable {
 
   // MARK: - Frame and geometry
 
-  /// Sets the frame of gravity and recomputes the sections, the capacity (an open container
-  /// pours out what lies above its rim's lower end) and the rest geometry.
+  /// Sets the frame of gravity and recomputes the sections, the capacity (what an open
+  /// container holds below its lip) and the rest geometry.
   private mutating func updateFrame(down d: Point) {
     down = d
     section = ContainerSection(container, down: d)
@@ -478,7 +577,8 @@ public struct WaterBody: Sendable {
       // The rim's lower end: the smallest height (up, from the centroid) of its points.
       let rimHeight = rim.map { -(($0.x - c.x) * d.x + ($0.y - c.y) * d.y) }.min() ?? section.maxZ
       capacity = rimHeight >= section.maxZ - 1e-9 ? container.area : section.below(rimHeight).area
-      if volume > capacity { volume = max(capacity, 0) }
+      lipHeight = rimHeight
+      // What stands above the lip is not lost at once: it leaves as weir flow (`pour`).
     }
     updateGeometry()
   }

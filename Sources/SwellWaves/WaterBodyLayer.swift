@@ -24,7 +24,17 @@ public final class WaterBodyLayer: Layer {
 
   /// The surface shown; setting it passes it to every surface layer.
   public var surface: FreeSurface {
-    didSet { for l in surfaceLayers { l.surface = surface } }
+    didSet {
+      for l in surfaceLayers { l.surface = surface }
+      updateSpill()
+    }
+  }
+
+  /// The spill of an open container, a sheet falling from its lip (``FreeSurface/spillPath(drop:)``),
+  /// drawn in front of the water with the front ripple's colour; its path is empty while
+  /// nothing pours. Named `NAME.spill`.
+  public var spillLayer: ShapeLayer? {
+    sublayers.first { $0.name == "\(name ?? "water").spill" } as? ShapeLayer
   }
 
   /// When set, the ripples' phases stay at their initial values (Reduce Motion).
@@ -61,6 +71,32 @@ public final class WaterBodyLayer: Layer {
       l.position = Point(x: size.width / 2, y: size.height / 2)
       addSublayer(l)
     }
+    let spill = ShapeLayer()
+    spill.name = "\(name).spill"
+    spill.bounds = bounds
+    spill.position = Point(x: size.width / 2, y: size.height / 2)
+    spill.fillColor =
+      waves.last.map { Self.spillColor($0.fill) }
+      ?? Color(red: 0.3, green: 0.55, blue: 0.9, alpha: 0.8)
+    addSublayer(spill)
+    updateSpill()
+  }
+
+  /// The colour of the spill for a fill: the colour itself, or a gradient's first stop (its
+  /// surface side).
+  static func spillColor(_ fill: WaveFill) -> Color {
+    switch fill {
+    case .color(let c): c
+    case .gradient(let g): g.stops.first?.color ?? .black
+    }
+  }
+
+  /// Draws the spill for the current surface: the sheet falls twice the container's radius
+  /// below the lip.
+  private func updateSpill() {
+    guard let spill = spillLayer else { return }
+    let path = surface.spillPath(drop: 2 * container.radius)
+    spill.path = path.elements.isEmpty ? nil : path
   }
 
   private init(copying other: WaterBodyLayer) {

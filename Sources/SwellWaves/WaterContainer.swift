@@ -29,9 +29,9 @@ public struct WaterContainer: Hashable, Sendable {
   public let metresPerPoint: Double
   /// Whether the container is open at its top, like a glass (default `false`: closed, like a
   /// phone-shaped tank). The opening is the outline's straight top edge in the layer's bounds
-  /// space (``rim``): a ``WaterBody`` in an open
-  /// container holds no more water than lies below the rim's lower end in the frame of gravity,
-  /// so a glass turned over spills, and it refills when it stands upright again
+  /// space (``rim``): water in an open container (``WaterBody``) that stands above the rim's
+  /// lower end in the frame of gravity pours over it as weir flow, so a glass turned over
+  /// empties over its rim, and it refills when it stands upright again
   /// (``WaterBody/Parameters/refillRate``).
   public var isOpen = false
 

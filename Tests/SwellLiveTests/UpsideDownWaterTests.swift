@@ -94,8 +94,10 @@ struct UpsideDownWaterTests {
     #expect(water > 2000, "\(water) water pixels upright")
     let over = try renderAfter(
       try glass(),
-      script: "hold 0.2s; tilt 180deg right over 1s; hold 2s", seconds: 3)
-    #expect(over.row[volume] < 1e-6)
+      script: "hold 0.2s; tilt 180deg right over 1s; hold 6s", seconds: 7)
+    // It pours over the rim as weir flow, whose last film drains ever slower (WeirFlowTests):
+    // under a thousandth of the glass 6 s upside down.
+    #expect(over.row[volume] < 1e-3)
     #expect(blue(over.image) < water / 100, "\(blue(over.image)) water pixels upside down")
     let back = try renderAfter(
       try glass(),

@@ -60,37 +60,44 @@ struct OpenContainerTests {
   func capacity(degrees: Double) throws {
     let theta = degrees * .pi / 180
     var body = WaterBody(container: try square(open: true), parameters: .init(fillFraction: 0.5))
-    feed(&body, turning(from: 0, to: 3, ramp(0, theta, 0.2, 1.2)))
+    // The water above the lip leaves as weir flow (WeirFlowTests): held 9 s past the turn, what
+    // is left above the lip is below 10⁻³ of the square.
+    feed(&body, turning(from: 0, to: 10, ramp(0, theta, 0.2, 1.2)))
     let expected = squareCapacity(theta)
     #expect(
       abs(body.capacity / body.container.area - expected) < 2e-3, "\(degrees)°: \(body.capacity)")
     #expect(abs(body.volume / body.container.area - min(0.5, expected)) < 2e-3)
-    let drawn = body.surface(at: 3).volumeFraction
+    let drawn = body.surface(at: 10).volumeFraction
     #expect(abs(drawn - min(0.5, expected)) < 2e-3, "drawn \(drawn)")
   }
 
   @Test("turned over, the open square empties; upright again, it refills to its fill level")
   func spillsAndRefills() throws {
     var body = WaterBody(container: try square(open: true), parameters: .init(fillFraction: 0.5))
-    feed(&body, turning(from: 0, to: 4, ramp(0, .pi, 0.2, 1.2)))
-    #expect(body.volume / body.container.area < 1e-9)
-    let empty = body.surface(at: 4)
-    #expect(empty.volumeFraction < 1e-9 && empty.heights.allSatisfy(\.isFinite))
+    // It pours out over the lip (weir flow: the last film drains ever slower).
+    feed(&body, turning(from: 0, to: 10, ramp(0, .pi, 0.2, 1.2)))
+    #expect(body.volume / body.container.area < 1e-3)
+    let empty = body.surface(at: 10)
+    #expect(empty.volumeFraction < 1e-3 && empty.heights.allSatisfy(\.isFinite))
     // Upright: refills at half the full volume a second, so within 2 s of standing upright.
     var fractions: [(Double, Double)] = []
-    for m in turning(from: 4.01, to: 8, ramp(.pi, 2 * .pi, 4.2, 5.2)) {
+    var previous = body.volume
+    var start: Double?
+    for m in turning(from: 10.01, to: 14, ramp(.pi, 2 * .pi, 10.2, 11.2)) {
       body.receive(
         time: m.time, gravity: m.gravity, userAcceleration: .zero, rotationRate: m.rotation)
       fractions.append((m.time, body.volume / body.container.area))
+      if start == nil, body.volume > previous { start = m.time }
+      previous = body.volume
     }
     #expect(abs(body.volume / body.container.area - 0.5) < 1e-12)
-    #expect(abs(body.surface(at: 8).volumeFraction - 0.5) < 1e-6)
+    #expect(abs(body.surface(at: 14).volumeFraction - 0.5) < 1e-6)
     // Not before the glass stands within 20° of upright; then at 0.25 of the square a second.
-    let start = try #require(fractions.first { $0.1 > 1e-6 }?.0)
-    let angleThen = ramp(.pi, 2 * .pi, 4.2, 5.2)(start)
-    #expect(abs(2 * .pi - angleThen) <= 0.36, "refill began at \(start) s, \(angleThen) rad")
+    let began = try #require(start)
+    let angleThen = ramp(.pi, 2 * .pi, 10.2, 11.2)(began)
+    #expect(abs(2 * .pi - angleThen) <= 0.36, "refill began at \(began) s, \(angleThen) rad")
     let full = try #require(fractions.first { $0.1 >= 0.5 - 1e-12 }?.0)
-    #expect(abs((full - start) - 2) < 0.1, "full after \(full - start) s")
+    #expect(abs((full - began) - 2) < 0.1, "full after \(full - began) s")
   }
 
   @Test("a closed square turned over keeps its water, which falls to the side that is down")
