@@ -171,6 +171,7 @@ Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
 Recommends: ffmpeg
+Suggests: bash-completion
 Section: graphics
 Priority: optional
 Description: motion-driven interface effects of iOS on Linux

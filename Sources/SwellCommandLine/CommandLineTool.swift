@@ -226,9 +226,13 @@ public struct CommandLineTool: Sendable {
   }
 
   private func unknownCommand(_ word: String) -> String {
-    "unknown command '\(word)'"
-      + Suggestion.didYouMean(word, among: commands.map { $0.spec.name })
-      + "; see '\(name) --help'"
+    let names = commands.map { $0.spec.name }
+    var suggestion = Suggestion.didYouMean(word, among: names)
+    // A command's name cut short (`man` for `manpage`) is too many edits away to be found as a
+    // misspelling; the one command it begins is meant.
+    let extending = word.count >= 3 ? names.filter { $0.hasPrefix(word) } : []
+    if suggestion.isEmpty, extending.count == 1 { suggestion = " (did you mean \(extending[0])?)" }
+    return "unknown command '\(word)'" + suggestion + "; see '\(name) --help'"
   }
 
   /// An error message as one safe line: escaped and at most about 280 characters (a backstop:

@@ -98,6 +98,8 @@ public enum OptionValueKind: Hashable, Sendable {
   case choice([String])
   /// A built-in scene's name or a scene file.
   case scene
+  /// One of these words, or a file's path (`--motion keyboard` or `--motion rec.csv`).
+  case choiceOrFile([String])
 }
 
 /// Options shown together under a heading (`Scene options:`), shared by several commands.
@@ -126,6 +128,9 @@ public struct ArgumentSpec: Hashable, Sendable {
   public var isOptional: Bool
   /// What it is, for completions (default `.text`).
   public var valueKind: OptionValueKind = .text
+  /// Whether usage and the man page show it (false for an argument that an earlier
+  /// placeholder already describes, as `print NAME | check FILE.json` describes the scene's).
+  public var isShownInUsage = true
 
   /// Declares an argument.
   ///

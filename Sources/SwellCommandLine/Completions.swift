@@ -50,7 +50,7 @@ private struct Generator {
   /// Words allowed for a choice: the stems of `iio:`-style prefixes are kept as typed.
   func words(_ kind: OptionValueKind) -> [String]? {
     switch kind {
-    case .choice(let names): return names
+    case .choice(let names), .choiceOrFile(let names): return names
     case .scene: return sceneNames
     default: return nil
     }
@@ -91,7 +91,21 @@ private struct Generator {
       s +=
         "        COMPREPLY=($(compgen -W \"\(bashWords(options(c).flatMap(\.names)))\" -- \"$cur\"))\n"
       s += "      else\n"
-      s += "        " + bashValue(c.arguments.first?.valueKind ?? .text) + "\n"
+      if c.arguments.count > 1 {
+        // The argument's position: the words after the command that are not options.
+        s += "        local n=0 i\n"
+        s += "        for ((i = 2; i < COMP_CWORD; i++)); do\n"
+        s += "          [[ \"${COMP_WORDS[i]}\" == -* ]] || n=$((n + 1))\n"
+        s += "        done\n"
+        s += "        case $n in\n"
+        for (i, a) in c.arguments.enumerated() {
+          let label = i == c.arguments.count - 1 ? "*" : "\(i)"
+          s += "          \(label)) " + bashValue(a.valueKind) + " ;;\n"
+        }
+        s += "        esac\n"
+      } else {
+        s += "        " + bashValue(c.arguments.first?.valueKind ?? .text) + "\n"
+      }
       s += "      fi\n      ;;\n"
     }
     s += "  esac\n}\n"
@@ -118,6 +132,9 @@ private struct Generator {
     case .scene:
       return "COMPREPLY=($(compgen -W \"\(bashWords(sceneNames))\" -- \"$cur\") "
         + "$(compgen -f -X '!*.json' -- \"$cur\"))"
+    case .choiceOrFile(let names):
+      return "COMPREPLY=($(compgen -W \"\(bashWords(names))\" -- \"$cur\") "
+        + "$(compgen -f -- \"$cur\"))"
     case .flag, .number, .text: return "COMPREPLY=()"
     }
   }
@@ -141,7 +158,10 @@ private struct Generator {
     for c in commands {
       s += "        \(c.name))\n          _arguments \\\n"
       for o in options(c) { s += "            \(zshSpec(o)) \\\n" }
-      s += "            '*: :\(zshAction(c.arguments.first?.valueKind ?? .text))'\n          ;;\n"
+      for (i, a) in c.arguments.enumerated().dropLast() {
+        s += "            '\(i + 1): :\(zshAction(a.valueKind))' \\\n"
+      }
+      s += "            '*: :\(zshAction(c.arguments.last?.valueKind ?? .text))'\n          ;;\n"
     }
     s += "      esac\n      ;;\n  esac\n}\n"
     s += "\(function) \"$@\"\n"
@@ -180,6 +200,9 @@ private struct Generator {
     case .scene:
       return "{_alternative \"scenes:scene:(\(sceneNames.joined(separator: " ")))\" "
         + "\"files:scene file:_files -g \\*.json\"}"
+    case .choiceOrFile(let names):
+      return "{_alternative \"words:word:(\(names.map(zshQuote).joined(separator: " ")))\" "
+        + "\"files:file:_files\"}"
     case .flag, .number, .text: return " "
     }
   }
@@ -208,6 +231,8 @@ private struct Generator {
           case .file, .directory: line += " -r -F"
           case .choice(let names): line += " -x -a " + fishQuote(names.joined(separator: " "))
           case .scene: line += " -r -F -a " + fishQuote(sceneNames.joined(separator: " "))
+          case .choiceOrFile(let names):
+            line += " -r -F -a " + fishQuote(names.joined(separator: " "))
           default: line += " -x"
           }
         }

@@ -6,7 +6,9 @@ extension CommandSpec {
   public func usage(tool: String = "swell") -> String {
     var words = ["Usage:", tool, name]
     if !options.isEmpty { words.append("[options]") }
-    for a in arguments { words.append(a.isOptional ? "[\(a.name)]" : a.name) }
+    for a in arguments where a.isShownInUsage {
+      words.append(a.isOptional ? "[\(a.name)]" : a.name)
+    }
     return words.joined(separator: " ")
   }
 

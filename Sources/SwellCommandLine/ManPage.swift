@@ -32,7 +32,7 @@ public enum ManPage {
       s += ".SS \"\(tool) \(c.name)\"\n"
       s += ".B \(tool) \(c.name)\n"
       if !c.options.isEmpty { s += ".RI [ options ]\n" }
-      for a in c.arguments {
+      for a in c.arguments where a.isShownInUsage {
         s += a.isOptional ? ".RI [ \(escape(a.name)) ]\n" : ".I \(quoted(a.name))\n"
       }
       s += ".PP\n" + escape(c.summary) + ".\n"

@@ -384,14 +384,16 @@ public struct OptionParser {
   }
 
   /// A number as typed: plain, or with the unit its placeholder names, as the motion-script
-  /// language writes them: seconds (`S`, `T`) as `3s` or `500ms`, rates (`HZ`) as `100Hz`.
+  /// language writes them: seconds (`S`, `T`) as `3s`, `3sec` or `500ms`, rates (`HZ`) as `100Hz`.
+  /// The seconds' units are the script parser's (`MotionScriptParser.duration`: `s`, `sec`,
+  /// `ms`); this module imports no Swell module, so the table is repeated here.
   static func numberValue(_ text: String, placeholder: String?) -> Double? {
     let t = text.trimmingCharacters(in: .whitespaces)
     if let v = Double(t) { return v }
     let lower = t.lowercased()
     let units: [(suffix: String, scale: Double)]
     switch placeholder {
-    case "S", "T": units = [("ms", 1e-3), ("s", 1)]
+    case "S", "T": units = [("ms", 1e-3), ("sec", 1), ("s", 1)]
     case "HZ": units = [("hz", 1)]
     default: return nil
     }
@@ -624,11 +626,11 @@ public struct OptionParser {
   public mutating func argument(
     _ placeholder: String?, kind: OptionValueKind = .text, isOptional: Bool = false
   ) -> String? {
-    if let placeholder {
-      var a = ArgumentSpec(placeholder, isOptional: isOptional)
-      a.valueKind = kind
-      arguments.append(a)
-    }
+    // An argument without a placeholder is not shown in usage, but completions know its kind.
+    var a = ArgumentSpec(placeholder ?? "", isOptional: isOptional)
+    a.valueKind = kind
+    a.isShownInUsage = placeholder != nil
+    arguments.append(a)
     guard case .parsing(let a) = mode, nextPositional < a.positionalWords.count else {
       return nil
     }

@@ -41,6 +41,42 @@ public enum OutputName {
         + "standard output")
   }
 
+  /// Refuses an output that names a folder (an existing one, a link to one, or a name ending in
+  /// `/`): the command writes one file, so the mistake is the command line's, found before any
+  /// work starts.
+  ///
+  /// - Parameter path: The `-o` value, or `nil` when not given.
+  /// - Throws: ``UsageError`` saying the output is a folder.
+  public static func requireNotFolder(_ path: String?) throws(UsageError) {
+    guard let path, path != "-" else { return }
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    guard path.hasSuffix("/") || (exists && isDirectory.boolValue) else { return }
+    throw UsageError(
+      "-o \(clipped(path)) is a folder; name a file (in it, or elsewhere) to write")
+  }
+
+  /// Refuses an output whose name has no extension when the extension picks the format (and no
+  /// `--format` says it), and an output that names a folder.
+  ///
+  /// - Parameters:
+  ///   - path: The `-o` value, or `nil` when not given.
+  ///   - examples: Extensions to suggest, with the dot (".mp4").
+  /// - Throws: ``UsageError`` asking for an extension.
+  public static func requireExtension(_ path: String?, examples: [String]) throws(UsageError) {
+    try requireNotFolder(path)
+    guard let path, path != "-", judgedExtension(path) == nil else { return }
+    // An existing special file (a FIFO, a device) is written to, and has no name to judge.
+    if let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type]
+      as? FileAttributeType, type != .typeRegular
+    {
+      return
+    }
+    throw UsageError(
+      "-o \(clipped(path)) has no extension; add an extension such as "
+        + examples.joined(separator: "/") + " (it picks the format), or give --format")
+  }
+
   /// Refuses a `--format` that contradicts what the output's name says.
   ///
   /// - Parameters:

@@ -65,6 +65,10 @@ public struct SceneExport {
     /// Wall-clock seconds spent drawing frames on the calling thread (measured by the
     /// `FrameExporter`).
     public var drawingSeconds: Double
+    /// The page size of a vector file (SVG, PDF), in points: the size Cairo's SVG and PDF
+    /// surfaces are made with (`cairo_svg_surface_create` and `cairo_pdf_surface_create` take
+    /// points, 1/72 inch); `nil` for a pixel format.
+    public var vectorPoints: Size? = nil
   }
 
   /// How far an export has come: called after each frame drawn.
@@ -138,7 +142,8 @@ public struct SceneExport {
     }
     return Report(
       path: output, frames: exporter.frameCount, pixelWidth: configuration.pixelWidth,
-      pixelHeight: configuration.pixelHeight, drawingSeconds: exporter.drawingSeconds)
+      pixelHeight: configuration.pixelHeight, drawingSeconds: exporter.drawingSeconds,
+      vectorPoints: format.isVector ? scene.size : nil)
   }
 
   /// A failure of the frame loop in playback terms.

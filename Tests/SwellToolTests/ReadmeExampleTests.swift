@@ -160,13 +160,25 @@ struct ReadmeExampleTests {
     #expect(x != 50, "the effect moved the wallpaper: \(x)")
   }
 
-  @Test("every line of the README's Swift snippets is in these tests or the example they name")
-  func readmeInSync() throws {
+  @Test(
+    "every line of a document's Swift snippets is in these tests or the example they name",
+    arguments: [
+      (
+        "README.md", 3,
+        ["Tests/SwellToolTests/ReadmeExampleTests.swift", "Examples/waterwave-window/main.swift"]
+      ),
+      (
+        "docs/embedding.md", 8,
+        [
+          "Tests/SwellToolTests/EmbeddingGuideTests.swift",
+          "Examples/gtk-waterwave/Sources/gtk-waterwave/GtkWaterwave.swift",
+        ]
+      ),
+    ])
+  func documentInSync(document: String, snippets: Int, compiledIn: [String]) throws {
     let readme = try String(
-      contentsOf: LiveTool.package.appendingPathComponent("README.md"), encoding: .utf8)
-    let sources = try [
-      "Tests/SwellToolTests/ReadmeExampleTests.swift", "Examples/waterwave-window/main.swift",
-    ].map {
+      contentsOf: LiveTool.package.appendingPathComponent(document), encoding: .utf8)
+    let sources = try compiledIn.map {
       try String(contentsOf: LiveTool.package.appendingPathComponent($0), encoding: .utf8)
     }.joined()
     func squeeze(_ s: some StringProtocol) -> String { String(s.filter { !$0.isWhitespace }) }
@@ -174,14 +186,14 @@ struct ReadmeExampleTests {
     let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
       .map { $0.components(separatedBy: "```")[0] }
       .filter { !$0.contains("Package.swift") }
-    #expect(blocks.count == 3)
+    #expect(blocks.count == snippets)
     for block in blocks {
       for line in block.split(separator: "\n") {
         let codePart = line.components(separatedBy: "//")[0]
         let s = squeeze(codePart)
         if s.isEmpty || s == "}" { continue }
         let found = code.contains(s)
-        #expect(found, "README line not compiled by a test: \(line)")
+        #expect(found, "\(document) line not compiled by a test: \(line)")
       }
     }
   }

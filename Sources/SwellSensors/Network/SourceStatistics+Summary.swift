@@ -4,9 +4,15 @@ extension PhoneStreamStatistics {
   /// One line on what a UDP phone stream skipped, or `nil` when it skipped nothing.
   public var skippedSummary: String? {
     guard malformed + oversized + outOfOrder + outliers > 0 else { return nil }
-    return "skipped \(malformed) malformed lines, \(oversized) oversized, \(outOfOrder) "
-      + "out-of-order and \(outliers) far-off-clock samples of \(received) received"
+    return "skipped \(counted(malformed, "malformed line")), \(oversized) oversized, "
+      + "\(outOfOrder) out-of-order and \(counted(outliers, "far-off-clock sample")) of "
+      + "\(received) received"
   }
+}
+
+/// `1 malformed line`, `2 malformed lines`: a count and its noun in the right number.
+private func counted(_ n: Int, _ noun: String) -> String {
+  "\(n) \(noun)\(n == 1 ? "" : "s")"
 }
 
 extension PhyphoxStatistics {

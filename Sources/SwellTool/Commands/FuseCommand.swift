@@ -67,6 +67,7 @@ struct FuseCommand: TypedToolCommand {
         throw UsageError("needs an INPUT recording; see 'swell help fuse'")
       }
       guard output != nil else { throw UsageError("needs -o OUT.csv") }
+      try OutputName.requireNotFolder(output)
       try OutputName.require(output, oneOf: ["csv"], writing: "a device-motion CSV")
       let frame = fusion.referenceFrame
       if fusion.mode == .sixD && frame.needsMagnetometer {

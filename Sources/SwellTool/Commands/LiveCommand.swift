@@ -44,9 +44,18 @@ struct LiveCommand: TypedToolCommand {
     var scene: SceneOptionGroup
     var sceneName: String?
 
+    /// The words `--motion` takes besides a file, for completions: the simulated sources, a
+    /// script, and every `LiveSourceSpec` kind (`iio`, `udp:`, …) as `swell record` offers them.
+    static let motionKinds =
+      ["keyboard", "mouse", "script:"]
+      + LiveSourceSpec.Kind.allCases.flatMap { kind -> [String] in
+        let name = kind.rawValue
+        return kind == .udp || kind == .phone ? [name + ":"] : [name, name + ":"]
+      }
+
     init(_ p: inout OptionParser) throws(UsageError) {
       motion = p.option(
-        "--motion", value: "SOURCE", kind: .file, default: "keyboard",
+        "--motion", value: "SOURCE", kind: .choiceOrFile(Self.motionKinds), default: "keyboard",
         help: """
           keyboard: arrows tilt a simulated phone; mouse: the pointer's position over the \
           window tilts it; script:TEXT: scripted motion, e.g. "script:tilt 30deg right over \

@@ -45,6 +45,13 @@ struct RenderCommand: TypedToolCommand {
     var scene: SceneOptionGroup
     var sceneName: String?
 
+    /// The libx264 presets, fastest first: `x264_preset_names` in x264's `x264.h`, which ffmpeg's
+    /// libx264 wrapper passes its `-preset` to (`x264_param_default_preset`).
+    static let x264Presets = [
+      "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+      "veryslow", "placebo",
+    ]
+
     init(_ p: inout OptionParser) throws(UsageError) {
       output = p.output(
         defaultText: "SCENE.mp4",
@@ -76,9 +83,20 @@ struct RenderCommand: TypedToolCommand {
 
     func validate() throws(UsageError) {
       _ = try SceneLoader.required(sceneName)
+      // Checked before ffmpeg starts, which would otherwise fail after the first frames.
+      guard Self.x264Presets.contains(preset) else {
+        throw UsageError(
+          "--preset must be one of " + Self.x264Presets.joined(separator: ", ")
+            + ", got '\(UntrustedText.clipped(preset, limit: 40))'")
+      }
       if output == "-" && format == nil {
         throw UsageError(
           "-o - (standard output) needs --format png, svg, pdf, mp4, gif, webp or apng")
+      }
+      if format == nil {
+        try OutputName.requireExtension(output, examples: [".mp4", ".png", ".gif"])
+      } else {
+        try OutputName.requireNotFolder(output)
       }
       // The name and the content must agree: an extension no sink writes is a usage error, and
       // so is a --format that contradicts a known one.

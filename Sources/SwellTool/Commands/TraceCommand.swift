@@ -50,6 +50,7 @@ struct TraceCommand: TypedToolCommand {
 
     func validate() throws(UsageError) {
       _ = try SceneLoader.required(sceneName)
+      try OutputName.requireNotFolder(output)
       try OutputName.require(output, oneOf: ["csv", "json"], writing: "a CSV or JSON trace")
       if let output {
         try OutputName.requireAgreement(
