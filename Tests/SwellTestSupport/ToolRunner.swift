@@ -250,37 +250,10 @@ public final class PrivateXServer {
       guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"),
         !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
       else { continue }
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-      // Other tests' output pipes must not stay open in the server (their reads would hang):
-      // bash closes every descriptor above 2, then becomes Xvfb.
-      let script =
-        "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\"; "
-        + "fi; done; exec Xvfb :\(n) -screen 0 1024x768x24 -nolisten tcp"
-      let words: [String] = ["bash", "-c", script]
-      let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-      defer { for a in argv { free(a) } }
-      // Test threads block signals; the server must start with none blocked (or SIGTERM
-      // would not end it).
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var none = sigset_t()
-      sigemptyset(&none)
-      posix_spawnattr_setsigmask(&attributes, &none)
-      var defaults = sigset_t()
-      sigemptyset(&defaults)
-      for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-      posix_spawnattr_setsigdefault(&attributes, &defaults)
-      posix_spawnattr_setflags(
-        &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-      var pid: pid_t = 0
-      guard posix_spawnp(&pid, "bash", &actions, &attributes, argv, environ) == 0 else {
-        continue
-      }
+      guard
+        let pid = spawnServer(
+          "exec Xvfb :\(n) -screen 0 1024x768x24 -nolisten tcp")
+      else { continue }
       let up = waitFor(seconds: 10) {
         FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
           || waitpid(pid, nil, WNOHANG) == pid
@@ -321,34 +294,10 @@ public final class PrivateSessionBus {
     try requireProgram("dbus-daemon")
     folder = try scratchFolder("bus")
     let socket = folder.appendingPathComponent("bus").path
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let script =
-      "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\"; "
-      + "fi; done; exec dbus-daemon --session --nofork --nopidfile --address=unix:path=\(socket)"
-    let words: [String] = ["bash", "-c", script]
-    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-    defer { for a in argv { free(a) } }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var child: pid_t = 0
-    let rc = posix_spawnp(&child, "bash", &actions, &attributes, argv, environ)
-    guard rc == 0 else {
-      throw ProgramFailed(
-        description: "dbus-daemon could not start: \(String(cString: strerror(rc)))")
-    }
+    guard
+      let child = spawnServer(
+        "exec dbus-daemon --session --nofork --nopidfile --address=unix:path=\(socket)")
+    else { throw ProgramFailed(description: "dbus-daemon could not start") }
     let up = waitFor(seconds: 10) {
       FileManager.default.fileExists(atPath: socket) || waitpid(child, nil, WNOHANG) == child
     }
@@ -366,4 +315,40 @@ public final class PrivateSessionBus {
     waitpid(pid, nil, 0)
     try? FileManager.default.removeItem(at: folder)
   }
+}
+
+/// Starts a long-running server for a test through bash, which first closes every inherited
+/// descriptor above 2 (other tests' output pipes must not stay open in the server, or their
+/// reads would hang) and then runs `command` (an `exec ...`). The server starts with no signal
+/// blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at their defaults (test threads block
+/// signals, and SIGTERM must end it); its output goes to /dev/null.
+///
+/// - Parameter command: The shell command that becomes the server.
+/// - Returns: The server's process id, or `nil` when bash could not start.
+func spawnServer(_ command: String) -> pid_t? {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let script =
+    "for f in /proc/$$/fd/*; do n=${f##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\"; "
+    + "fi; done; " + command
+  let words: [String] = ["bash", "-c", script]
+  let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+  defer { for a in argv { free(a) } }
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  var none = sigset_t()
+  sigemptyset(&none)
+  posix_spawnattr_setsigmask(&attributes, &none)
+  var defaults = sigset_t()
+  sigemptyset(&defaults)
+  for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+  posix_spawnattr_setsigdefault(&attributes, &defaults)
+  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  var pid: pid_t = 0
+  guard posix_spawnp(&pid, "bash", &actions, &attributes, argv, environ) == 0 else { return nil }
+  return pid
 }
