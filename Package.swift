@@ -154,7 +154,7 @@ let package = Package(
 
     // MARK: Tests
     .target(
-      name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion"],
+      name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellMotion", "CDBus"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
@@ -180,7 +180,7 @@ let package = Package(
       name: "SwellEffectsTests", dependencies: ["SwellEffects", "SwellTestSupport"]),
     .testTarget(name: "SwellWavesTests", dependencies: ["SwellWaves", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellDesktopTests", dependencies: ["SwellDesktop", "CDBus", "SwellTestSupport"]),
+      name: "SwellDesktopTests", dependencies: ["SwellDesktop", "SwellTestSupport"]),
     .testTarget(name: "SwellCairoTests", dependencies: ["SwellCairo", "SwellTestSupport"]),
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),

@@ -53,6 +53,6 @@ echo "== swift test"
 # The tests that drive a live window with keys (xdotool) or a terminal (tmux) join that second
 # pass too: they wait for windows and keys in real time; so do `swell serve dsu` and the sensor
 # doctor (a DSU server and the tool over loopback).
-timed="SwellSensorsTests|LiveWindowToolTests|LiveTerminalToolTests|ServeCommandTests|SensorsCommandTests|EvdevToolTests"
+timed="SwellSensorsTests|LiveWindowToolTests|LiveTerminalToolTests|ServeCommandTests|SensorsCommandTests|EvdevToolTests|ReduceMotionToolTests"
 timeout 1200 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build --skip "$timed"
 timeout 600 xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build --filter "$timed"

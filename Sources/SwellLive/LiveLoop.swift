@@ -386,13 +386,24 @@ public final class LiveLoop {
   }
 
   private func drawHUD(on canvas: LiveCanvas, frame: DisplayLinkFrame, drawSeconds: Double) {
-    var lines = [
-      String(
-        format: "%.1f fps  frame %.1f ms  ", statistics.medianFramesPerSecond,
-        drawSeconds * 1000) + display.displayName,
-      String(format: "t %.2f s  frame %d", frame.targetTimestamp, frame.index),
-    ]
-    lines += content.hudLines(at: frame.targetTimestamp)
+    let lines: [String]
+    if canvas.hudStyle == .text {
+      // One terminal row: the content's values first, then the loop's in short.
+      lines =
+        content.hudLines(at: frame.targetTimestamp) + [
+          String(
+            format: "%.0f fps %.1f ms t %.1f s", statistics.medianFramesPerSecond,
+            drawSeconds * 1000, frame.targetTimestamp)
+        ]
+    } else {
+      lines =
+        [
+          String(
+            format: "%.1f fps  frame %.1f ms  ", statistics.medianFramesPerSecond,
+            drawSeconds * 1000) + display.displayName,
+          String(format: "t %.2f s  frame %d", frame.targetTimestamp, frame.index),
+        ] + content.hudLines(at: frame.targetTimestamp)
+    }
     canvas.drawHUD(lines: lines)
   }
 

@@ -144,6 +144,9 @@ public struct LiveSession {
   public var onMessage: (String) -> Void = { _ in }
   /// Receives the motion's one-line messages (a device unplugged), likewise.
   public var onMotionMessage: (String) -> Void = { _ in }
+  /// The system's Reduce Motion setting, read before each frame (`ScenePlayer.systemReduceMotion`):
+  /// what `swell live` gives from the desktop's setting. `nil` leaves the scene as it was made.
+  public var systemReduceMotion: (@Sendable () -> Bool)?
 
   /// Creates a session.
   ///
@@ -166,6 +169,7 @@ public struct LiveSession {
     defer { motion.close() }
     let content = LiveSceneContent(scene: scene, motion: motion)
     content.tracing = traceOut != nil
+    content.player.systemReduceMotion = systemReduceMotion
     let display: any LiveDisplay
     if terminal {
       display = try TerminalView()

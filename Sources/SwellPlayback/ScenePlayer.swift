@@ -37,6 +37,14 @@ public final class ScenePlayer {
   private var lastTarget: Double?
   /// False when the last ``render(_:into:force:)`` found the presentation already drawn.
   public private(set) var lastRenderChangedPixels = true
+  /// The system's Reduce Motion setting, read before each frame advances: when it returns a
+  /// value other than the last one, the scene follows it (`Scene.setSystemReduceMotion(_:)`).
+  /// Give it something cheap and thread-safe, such as SwellDesktop's
+  /// `{ desktop.isReduceMotionEnabled }`, whose value a thread of its own keeps up to date; a
+  /// change takes effect at the next frame. `nil` (the default) leaves the scene as it was made.
+  public var systemReduceMotion: (@Sendable () -> Bool)?
+  /// The value ``systemReduceMotion`` gave last, or `nil` before the first frame read it.
+  public private(set) var isSystemReduceMotionEnabled: Bool?
 
   /// Creates a player.
   ///
@@ -107,6 +115,13 @@ public final class ScenePlayer {
   /// - Parameter frame: The frame, target times increasing across calls.
   /// - Throws: `SceneMotionError` when the motion failed.
   public func advance(to frame: DisplayLinkFrame) throws {
+    if let systemReduceMotion {
+      let enabled = systemReduceMotion()
+      if enabled != isSystemReduceMotionEnabled {
+        isSystemReduceMotionEnabled = enabled
+        scene.setSystemReduceMotion(enabled)
+      }
+    }
     try driver.advance(to: frame)
     nextIndex = frame.index + 1
     lastTarget = frame.targetTimestamp
@@ -218,7 +233,10 @@ public final class ScenePlayer {
     (scene as? FileScene)?.recenterViewerOffset(at: time)
   }
 
-  /// The motion's status line, the viewer offset and the water's tilt.
+  /// The HUD's lines, most telling first (a terminal shows them in one row of 80 columns): the
+  /// motion's status line, the viewer offset (`offset H V`, −1...1, the interface's axes), the
+  /// water's angle (a physical water's surface angle, `surface +12.3°`; else the first water's
+  /// `transform.rotation.z`, `water +12.3°`), and `Reduce Motion` while the system asks for it.
   ///
   /// - Parameter time: The scene time, seconds.
   /// - Returns: The lines.
@@ -227,11 +245,19 @@ public final class ScenePlayer {
     if let h = scene.traceValue("offset.horizontal", at: time),
       let v = scene.traceValue("offset.vertical", at: time)
     {
-      lines.append(String(format: "viewer offset %+.3f %+.3f", h, v))
+      lines.append(String(format: "offset %+.3f %+.3f", h, v))
     }
-    if let tilt = scene.traceValue("water.transform.rotation.z", at: time) {
-      lines.append(String(format: "water tilt %+.1f°", tilt * 180 / .pi))
+    let keys = scene.traceKeys
+    if let key = keys.first(where: { $0.hasSuffix(".surface.angle") }),
+      let angle = scene.traceValue(key, at: time)
+    {
+      lines.append(String(format: "surface %+.1f°", angle * 180 / .pi))
+    } else if let key = keys.first(where: { $0.hasSuffix(".transform.rotation.z") }),
+      let tilt = scene.traceValue(key, at: time)
+    {
+      lines.append(String(format: "water %+.1f°", tilt * 180 / .pi))
     }
+    if isSystemReduceMotionEnabled == true { lines.append("Reduce Motion") }
     return lines
   }
 

@@ -73,6 +73,12 @@ public final class FileScene: Scene {
   private let layout: (@Sendable (SceneOptions) -> SceneFile)?
   private var lastWaterPresentations: [WaterPresentation?]
   private var cache: (time: Double, copies: [ObjectIdentifier: Layer])?
+  /// The file's and options' own Reduce Motion, per water, per physical water and for the
+  /// engine: what ``setSystemReduceMotion(_:)`` returns to.
+  private var ownReduceMotion: (waters: [Bool], bodies: [Bool], engine: Bool)
+  /// Whether the system asks for reduced motion (``setSystemReduceMotion(_:)``; `false` until
+  /// it is called).
+  public private(set) var isSystemReduceMotionEnabled = false
 
   /// Builds a scene from a description.
   ///
@@ -112,6 +118,10 @@ public final class FileScene: Scene {
     }
     effectLayers = tree.effectLayers
     engine = ViewerOffsetEngine(configuration: f.viewerOffset?.configuration ?? .init())
+    ownReduceMotion = (
+      tree.waters.map(\.options.reduceMotion), tree.waterBodies.map(\.options.reduceMotion),
+      engine.configuration.reduceMotion
+    )
     applicator = MotionEffectApplicator(interfaceOrientation: f.orientation ?? .portrait)
     if let keys = f.trace {
       traceKeys = keys
@@ -180,9 +190,36 @@ public final class FileScene: Scene {
     waterBodyResponses = tree.waterBodies.map {
       WaterBodyResponse(for: $0.layer, options: $0.options)
     }
+    ownReduceMotion.bodies = tree.waterBodies.map(\.options.reduceMotion)
+    if isSystemReduceMotionEnabled {
+      for i in waterBodyResponses.indices { waterBodyResponses[i].setReduceMotion(true) }
+    }
     for (layer, response) in zip(waterBodyLayers, waterBodyResponses) {
       layer.isPhaseFrozen = response.options.reduceMotion
     }
+    if !effectLayers.isEmpty { applicator.apply(engine.appliedOffset, to: root) }
+    cache = nil
+  }
+
+  /// Follows the system's Reduce Motion setting: while it is on, every water rests (its initial
+  /// tilt, no extra amplitude, its phase still; a physical water's surface at rest) and the
+  /// viewer offset is (0, 0), as with ``SceneOptions/reduceMotion``; off returns each water and
+  /// the engine to the file's own `reduceMotion`, and a water that starts moving again starts
+  /// at rest (`SwellWaves/WaterMotionResponse/setReduceMotion(_:)`). Takes effect at the next
+  /// frame.
+  ///
+  /// - Parameter enabled: Whether the system asks for reduced motion.
+  public func setSystemReduceMotion(_ enabled: Bool) {
+    guard enabled != isSystemReduceMotionEnabled else { return }
+    isSystemReduceMotionEnabled = enabled
+    for i in waterResponses.indices {
+      waterResponses[i].setReduceMotion(enabled || ownReduceMotion.waters[i])
+    }
+    for i in waterBodyResponses.indices {
+      waterBodyResponses[i].setReduceMotion(enabled || ownReduceMotion.bodies[i])
+      waterBodyLayers[i].isPhaseFrozen = waterBodyResponses[i].options.reduceMotion
+    }
+    engine.configuration.reduceMotion = enabled || ownReduceMotion.engine
     if !effectLayers.isEmpty { applicator.apply(engine.appliedOffset, to: root) }
     cache = nil
   }

@@ -42,9 +42,23 @@ public protocol Scene: AnyObject {
   ///   - time: Seconds (the frame's target timestamp).
   /// - Returns: The value, or `nil` for an unknown key.
   func traceValue(_ key: String, at time: Double) -> Double?
+
+  /// Follows the system's Reduce Motion setting (on Linux the desktop's, read by
+  /// `SwellDesktop/DesktopReduceMotion`; the counterpart of
+  /// `UIAccessibility.isReduceMotionEnabled`): while it is on the scene behaves as with
+  /// ``SceneOptions/reduceMotion``; off returns to the scene's own settings. Takes effect at the
+  /// next frame. The default implementation ignores it.
+  ///
+  /// - Parameter enabled: Whether the system asks for reduced motion.
+  func setSystemReduceMotion(_ enabled: Bool)
 }
 
 extension Scene {
+  /// Ignores the setting (a scene with nothing to reduce).
+  ///
+  /// - Parameter enabled: Whether the system asks for reduced motion.
+  public func setSystemReduceMotion(_ enabled: Bool) {}
+
   /// The presentation value of `LAYER.KEYPATH` (the layer found by name, the rest as a key path),
   /// as a number; angles normalised to (−π, π] for rotation key paths.
   ///

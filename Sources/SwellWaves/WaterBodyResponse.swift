@@ -23,11 +23,13 @@ public struct PhysicalWaterOptions: Hashable, Sendable {
 /// The result depends only on the motion and the frame times (never the wall clock); the
 /// surface at a time does not depend on the frame rate (``WaterBody``).
 public struct WaterBodyResponse: Sendable {
-  /// The options.
-  public let options: PhysicalWaterOptions
+  /// The options (``setReduceMotion(_:)`` changes their `reduceMotion`).
+  public private(set) var options: PhysicalWaterOptions
   /// The simulation.
   public private(set) var body: WaterBody
   private let rest: FreeSurface
+  private let container: WaterContainer
+  private let parameters: WaterBody.Parameters
 
   /// Creates a response for a water layer (its container and constants, with the options'
   /// damping and coupling).
@@ -40,8 +42,23 @@ public struct WaterBodyResponse: Sendable {
     p.dampingRatio = options.dampingRatio
     p.rotationCoupling = options.rotationCoupling
     self.options = options
+    container = layer.container
+    parameters = p
     body = WaterBody(container: layer.container, parameters: p)
     rest = body.surface()
+  }
+
+  /// Turns Reduce Motion on or off while the water runs (the system's setting changed).
+  ///
+  /// On: from the next frame the water shows its surface at rest. Off: the simulation starts
+  /// again at rest, with the water it was made with (a glass that poured is full again), and
+  /// follows the samples that arrive from then on. Setting the value it has does nothing.
+  ///
+  /// - Parameter enabled: Whether motion is reduced.
+  public mutating func setReduceMotion(_ enabled: Bool) {
+    guard enabled != options.reduceMotion else { return }
+    options.reduceMotion = enabled
+    if !enabled { body = WaterBody(container: container, parameters: parameters) }
   }
 
   /// Takes one device-motion sample (timestamps increasing; others are ignored).

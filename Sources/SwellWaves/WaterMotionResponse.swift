@@ -106,8 +106,8 @@ public struct WaterPresentation: Hashable, Sendable {
 ///   ``TiltRule/seedExact`` the extra amplitude is the seed's direct assignment: the target of
 ///   the latest sample (`20·ω_x` above 0.7 rad/s, else 0), with no smoothing, hold or limit.
 public struct WaterMotionResponse: Sendable {
-  /// The options.
-  public let options: WaterWaveOptions
+  /// The options (``setReduceMotion(_:)`` changes their `reduceMotion`).
+  public private(set) var options: WaterWaveOptions
   private var tilt: TiltSampler
   private var amplitude: AmplitudeSmoother
   private var sloshing: SloshingResponse
@@ -121,6 +121,10 @@ public struct WaterMotionResponse: Sendable {
   private var hasTarget = false
   /// The classic response's running additive animations, in the order they started.
   private var animations: [BasicAnimation] = []
+  /// What the response was made for, to start again at rest (``setReduceMotion(_:)``).
+  private var size: Size
+  private var fillLevel: Double
+  private let initialTilt: Double
 
   /// Creates a response for water of a given size.
   ///
@@ -140,6 +144,9 @@ public struct WaterMotionResponse: Sendable {
     sloshing = SloshingResponse(
       widthPoints: size.width, depthPoints: max(fillLevel * size.height, 1))
     modelTilt = initialTilt
+    self.size = size
+    self.fillLevel = fillLevel
+    self.initialTilt = initialTilt
   }
 
   /// Creates a response for a water layer (its size, fill level and current tilt).
@@ -160,7 +167,26 @@ public struct WaterMotionResponse: Sendable {
   ///   - size: The water's visible size, points.
   ///   - fillLevel: The fill level, 0...1 of the height.
   public mutating func resize(to size: Size, fillLevel: Double) {
+    self.size = size
+    self.fillLevel = fillLevel
     sloshing.setTank(widthPoints: size.width, depthPoints: max(fillLevel * size.height, 1))
+  }
+
+  /// Turns Reduce Motion on or off while the water runs (the system's setting changed, as
+  /// `UIAccessibility.reduceMotionStatusDidChangeNotification` tells an iOS app).
+  ///
+  /// On: from the next frame the water shows its initial tilt with no extra amplitude and its
+  /// phase stands still, whatever it was doing. Off: the response starts again at rest, as a
+  /// new one made for the same water, and follows the samples that arrive from then on (the
+  /// phase moves on from where the frame clock is). Setting the value it has does nothing.
+  ///
+  /// - Parameter enabled: Whether motion is reduced.
+  public mutating func setReduceMotion(_ enabled: Bool) {
+    guard enabled != options.reduceMotion else { return }
+    var o = options
+    o.reduceMotion = enabled
+    self = WaterMotionResponse(
+      options: o, size: size, fillLevel: fillLevel, initialTilt: initialTilt)
   }
 
   /// Takes one device-motion sample (timestamps increasing; others are ignored).
@@ -210,8 +236,12 @@ public struct WaterMotionResponse: Sendable {
   /// - Parameter time: The frame's target time, seconds on the motion clock.
   /// - Returns: The tilt (radians) and extra amplitude (points), `nil` where nothing changes.
   public mutating func advance(to time: Double) -> WaterPresentation {
-    guard time.isFinite, !options.reduceMotion else {
-      return WaterPresentation(tilt: nil, extraAmplitude: nil, isPhaseFrozen: options.reduceMotion)
+    if options.reduceMotion {
+      // At rest: the initial tilt (what the layer had before any motion), no extra amplitude.
+      return WaterPresentation(tilt: initialTilt, extraAmplitude: 0, isPhaseFrozen: true)
+    }
+    guard time.isFinite else {
+      return WaterPresentation(tilt: nil, extraAmplitude: nil, isPhaseFrozen: false)
     }
     let extra =
       options.tiltRule == .seedExact ? assignedAmplitude : amplitude.value(at: time)

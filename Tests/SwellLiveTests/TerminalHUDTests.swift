@@ -102,10 +102,10 @@ struct TerminalHUDTests {
   }
 
   @Test(
-    "swell live --terminal --hud: the terminal's last row shows the HUD as readable text",
+    "swell live --terminal --hud: an 80-column terminal's last row shows the HUD as text, the scene's values first",
     .enabled(if: FileManager.default.fileExists(atPath: "/dev/ptmx")))
   func terminalViewPrintsHUD() throws {
-    let pty = try PseudoTerminal(columns: 100, rows: 12)
+    let pty = try PseudoTerminal(columns: 80, rows: 12)
     defer { pty.close() }
     let view = try TerminalView(input: pty.follower, output: pty.follower)
     var options = LiveLoopOptions()
@@ -125,10 +125,10 @@ struct TerminalHUDTests {
       String($0.prefix { $0 != "\u{1B}" })
     }
     let row = try #require(rows.last)
-    #expect(row.count == 100)
-    #expect(row.contains(" fps  frame "))
-    #expect(row.contains("terminal 100×12 | t "))
-    #expect(row.contains("tilt 12.5° | motion keyboard"))
+    #expect(row.count == 80)
+    // At 80 columns the content's values come first, then the loop's frame rate and time.
+    #expect(row.hasPrefix("tilt 12.5° | motion keyboard | "), "\(row)")
+    #expect(row.contains(" fps ") && row.contains(" ms t "), "\(row)")
     // Rows 1-11 are the picture, drawn with half blocks.
     #expect(output.contains("\u{1B}[11;1H\u{1B}[38;2;"))
   }

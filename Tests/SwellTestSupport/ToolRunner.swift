@@ -36,7 +36,9 @@ public func swellExecutable() throws -> URL {
 ///   - environment: Variables to set or override (`nil` values remove a variable). Unless it
 ///     names `XDG_STATE_HOME`, that is set to a fresh, not yet existing folder under the
 ///     temporary directory, so that no run reads or writes the user's saved state (the
-///     gyroscope calibration) and no run sees another's.
+///     gyroscope calibration) and no run sees another's. Unless it names
+///     `DBUS_SESSION_BUS_ADDRESS`, that names a bus that does not exist, so that no run reads
+///     the user's desktop settings.
 ///   - input: Bytes for standard input (default: none, stdin at end of file).
 ///   - directory: The working directory (default: the current one).
 /// - Returns: The exit status, standard output and standard error.
@@ -51,6 +53,10 @@ public func runSwell(
       FileManager.default.temporaryDirectory.appendingPathComponent(
         "swell-tool-state-\(UInt64.random(in: 0...UInt64.max))"
       ).path
+  }
+  // Never the user's desktop settings (its Reduce Motion): a bus that is not there.
+  if environment.index(forKey: "DBUS_SESSION_BUS_ADDRESS") == nil {
+    environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/swell-tests-no-bus"
   }
   return try runProcess(
     try swellExecutable(), arguments, environment: environment, input: input,

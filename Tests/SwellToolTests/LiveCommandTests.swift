@@ -86,6 +86,9 @@ enum LiveTool {
       FileManager.default.temporaryDirectory.appendingPathComponent(
         "swell-tool-state-\(UInt64.random(in: 0...UInt64.max))"
       ).path
+    // Never the user's desktop settings (its Reduce Motion): a bus that is not there, unless
+    // the test gives one.
+    env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/swell-tests-no-bus"
     for (k, v) in environment { env[k] = v }
     p.environment = env
     if let directory { p.currentDirectoryURL = directory }

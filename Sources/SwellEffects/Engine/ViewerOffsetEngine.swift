@@ -25,9 +25,16 @@ import SwellMotion
 ///
 /// Time comes only from the samples and frames it is given; it never reads a clock.
 public struct ViewerOffsetEngine: Hashable, Sendable {
-  /// The constants; changing them takes effect at the next sample or frame.
+  /// The constants; changing them takes effect at the next sample or frame, except that turning
+  /// `reduceMotion` on sets ``appliedOffset`` to (0, 0) at once: a view whose Reduce Motion is
+  /// turned on shows what it shows when it was on from the start (UIKit's engine stops
+  /// generating updates and applies the pose (0, 0) to effects it begins applying; what it
+  /// shows for effects already applied is not documented, so this is Swell's choice).
   public var configuration: Configuration {
-    didSet { analyzer.configuration = configuration }
+    didSet {
+      analyzer.configuration = configuration
+      if configuration.reduceMotion && !oldValue.reduceMotion { appliedOffset = .zero }
+    }
   }
   /// The attitude analyzer (neutral pose, raw and smoothed offsets, lock).
   public private(set) var analyzer: ViewerOffsetAnalyzer

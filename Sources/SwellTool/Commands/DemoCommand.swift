@@ -35,6 +35,7 @@ struct DemoCommand: TypedToolCommand {
     var start: Double
     var preset: String
     var scene: SceneOptionGroup
+    var desktopReduceMotion: DesktopReduceMotionOption
 
     init(_ p: inout OptionParser) throws(UsageError) {
       live = p.flag("--live", help: "open the live window (fails without a display)")
@@ -52,12 +53,16 @@ struct DemoCommand: TypedToolCommand {
       preset = p.option(
         "--preset", value: "NAME", default: "veryfast", help: "the libx264 preset for MP4")
       scene = try p.group(SceneOptionGroup.self)
+      p.heading(SceneOptionGroup.title)
+      desktopReduceMotion = DesktopReduceMotionOption(&p)
+      p.heading(nil)
     }
 
     func validate() throws(UsageError) {
       guard [live, file, terminal].filter({ $0 }).count <= 1 else {
         throw UsageError("--live, --terminal and --file exclude each other")
       }
+      try desktopReduceMotion.validate(scene)
     }
   }
 
@@ -83,6 +88,8 @@ struct DemoCommand: TypedToolCommand {
       session.options.screenshotStem = "swell-demo"
       session.onMessage = { console.err("swell demo: \($0)\n") }
       session.onMotionMessage = session.onMessage
+      let desktop = o.desktopReduceMotion.follow(&session, scene: o.scene, note: session.onMessage)
+      defer { desktop?.stopObserving() }
       do {
         _ = try session.run()
         return 0

@@ -42,6 +42,7 @@ struct LiveCommand: TypedToolCommand {
     var noSavedCalibration: Bool
     var referenceFrame: AttitudeReferenceFrame?
     var scene: SceneOptionGroup
+    var desktopReduceMotion: DesktopReduceMotionOption
     var sceneName: String?
 
     /// The words `--motion` takes besides a file, for completions: the simulated sources, a
@@ -111,11 +112,15 @@ struct LiveCommand: TypedToolCommand {
         help: "frame of the fused attitude (a north frame fuses the magnetometer: 9D)")
       p.heading(nil)
       scene = try p.group(SceneOptionGroup.self)
+      p.heading(SceneOptionGroup.title)
+      desktopReduceMotion = DesktopReduceMotionOption(&p)
+      p.heading(nil)
       sceneName = p.argument("SCENE|FILE.json", kind: .scene)
     }
 
     func validate() throws(UsageError) {
       _ = try SceneLoader.required(sceneName)
+      try desktopReduceMotion.validate(scene)
       if renderer != nil && terminal {
         throw UsageError("--renderer applies to a window, not --terminal")
       }
@@ -152,6 +157,10 @@ struct LiveCommand: TypedToolCommand {
     session.options.screenshotStem = "swell-live-\(scene.name)"
     session.onMessage = { console.out($0 + "\n") }
     session.onMotionMessage = { console.err("swell live: \($0)\n") }
+    let desktop = o.desktopReduceMotion.follow(&session, scene: o.scene) {
+      console.err("swell live: \($0)\n")
+    }
+    defer { desktop?.stopObserving() }
     let statistics = try session.run()
     if o.stats { console.out(statistics.jsonLine + "\n") }
     return 0

@@ -1,5 +1,7 @@
 import Foundation
+import SwellDesktop
 import SwellEffects
+import SwellLive
 import SwellMotion
 import SwellRecordings
 import SwellRender
@@ -32,13 +34,69 @@ struct SceneOptionGroup: ParsableOptionGroup {
       "--orientation", as: InterfaceOrientation.self, defaultText: "the scene's, else portrait",
       help: "interface orientation, which rotates the canvas and the viewer offset")
     scene.reduceMotion = p.flag(
-      "--reduce-motion", help: "Reduce Motion: no wave motion, tilt, amplitude or viewer offset")
+      "--reduce-motion",
+      help:
+        "Reduce Motion: no wave motion, tilt, amplitude or viewer offset (a live view otherwise "
+        + "follows the desktop's setting)")
     if let size {
       do {
         try scene.setSize(size, maximumPixels: ImageSurface.maximumDimension)
       } catch {
         throw UsageError(error.toolMessage)
       }
+    }
+  }
+}
+
+/// The desktop's Reduce Motion in a live view (`swell live`, `swell demo`): read at start from
+/// the desktop portal over the session bus and followed as it changes, unless
+/// `--reduce-motion` turns motion off for the whole run or `--no-reduce-motion` ignores the
+/// desktop. No bus or no portal reads as no preference, without a message.
+struct DesktopReduceMotionOption {
+  /// `--no-reduce-motion`.
+  var ignoresDesktop: Bool
+
+  /// Declares `--no-reduce-motion` (under the scene options' heading).
+  init(_ p: inout OptionParser) {
+    ignoresDesktop = p.flag(
+      "--no-reduce-motion",
+      help: "full motion whatever the desktop's Reduce Motion setting says (docs/live.md)")
+  }
+
+  /// `--reduce-motion` and `--no-reduce-motion` exclude each other.
+  func validate(_ scene: SceneOptionGroup) throws(UsageError) {
+    if ignoresDesktop && scene.scene.reduceMotion {
+      throw UsageError("--reduce-motion and --no-reduce-motion exclude each other")
+    }
+  }
+
+  /// Starts following the desktop's setting for a session, unless the command line settled it:
+  /// the session reads the value before each frame; a note goes to `note` when the desktop
+  /// asks for reduced motion at start.
+  ///
+  /// - Returns: The setting, to stop observing when the session ends (`nil` when not read).
+  func follow(
+    _ session: inout LiveSession, scene: SceneOptionGroup, note: (String) -> Void
+  ) -> DesktopReduceMotion? {
+    guard !ignoresDesktop, !scene.scene.reduceMotion else { return nil }
+    let desktop = DesktopReduceMotion()
+    if desktop.isReduceMotionEnabled {
+      note(
+        "the desktop asks for reduced motion (\(desktop.origin?.settingName ?? "its setting")): "
+          + "the scene stays still; --no-reduce-motion shows full motion")
+    }
+    desktop.startObserving()
+    session.systemReduceMotion = { desktop.isReduceMotionEnabled }
+    return desktop
+  }
+}
+
+extension ReduceMotionOrigin {
+  /// The setting's name for a message.
+  fileprivate var settingName: String {
+    switch self {
+    case .portal: "the portal's org.freedesktop.appearance reduced-motion"
+    case .gnomeAnimations: "GNOME's enable-animations is off"
     }
   }
 }

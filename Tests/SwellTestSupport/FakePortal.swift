@@ -9,9 +9,12 @@ import Synchronization
 /// .NotFound` for a key it does not have, and the `SettingChanged(ssv)` signal.
 ///
 /// Written against libdbus directly, not through the code under test.
-final class FakePortal: @unchecked Sendable {
-  enum Value: Sendable {
+public final class FakePortal: @unchecked Sendable {
+  /// A setting's value.
+  public enum Value: Sendable {
+    /// A `u`.
     case unsigned(UInt32)
+    /// A `b`.
     case boolean(Bool)
   }
 
@@ -20,11 +23,18 @@ final class FakePortal: @unchecked Sendable {
   private let running = Atomic<Bool>(true)
   private let finished = DispatchSemaphore(value: 0)
   /// Whether `ReadOne` is answered (an older portal has only `Read`).
-  let hasReadOne: Bool
+  public let hasReadOne: Bool
   /// How many method calls were answered.
-  let calls = Atomic<Int>(0)
+  public let calls = Atomic<Int>(0)
 
-  init(address: String, settings: [String: Value], hasReadOne: Bool = true) throws {
+  /// Connects to a bus, takes the portal's name and starts answering on a thread of its own.
+  ///
+  /// - Parameters:
+  ///   - address: The bus's address.
+  ///   - settings: The values, keyed by ``key(_:_:)``.
+  ///   - hasReadOne: Whether `ReadOne` is answered (false: only the older `Read`).
+  /// - Throws: `FakePortalError` when the bus cannot be reached or the name is taken.
+  public init(address: String, settings: [String: Value], hasReadOne: Bool = true) throws {
     dbus_threads_init_default()
     var error = DBusError()
     dbus_error_init(&error)
@@ -53,10 +63,16 @@ final class FakePortal: @unchecked Sendable {
     thread.start()
   }
 
-  static func key(_ namespace: String, _ key: String) -> String { namespace + " " + key }
+  /// The settings' key for a namespace and a key.
+  ///
+  /// - Parameters:
+  ///   - namespace: Such as `org.freedesktop.appearance`.
+  ///   - key: Such as `reduced-motion`.
+  /// - Returns: The dictionary key.
+  public static func key(_ namespace: String, _ key: String) -> String { namespace + " " + key }
 
   /// Changes a setting and emits `SettingChanged`, as the portal does.
-  func change(_ namespace: String, _ key: String, to value: Value) {
+  public func change(_ namespace: String, _ key: String, to value: Value) {
     settings.withLock { $0[Self.key(namespace, key)] = value }
     guard
       let signal = dbus_message_new_signal(
@@ -72,7 +88,8 @@ final class FakePortal: @unchecked Sendable {
     dbus_message_unref(signal)
   }
 
-  func stop() {
+  /// Stops answering and closes the connection (idempotent).
+  public func stop() {
     guard running.exchange(false, ordering: .relaxed) else { return }
     finished.wait()
     dbus_connection_close(connection)
@@ -152,7 +169,10 @@ final class FakePortal: @unchecked Sendable {
   }
 }
 
-enum FakePortalError: Error {
+/// Why a ``FakePortal`` could not start.
+public enum FakePortalError: Error {
+  /// The bus could not be reached.
   case cannotConnect
+  /// Another connection owns the portal's name.
   case cannotOwnName
 }
