@@ -6,7 +6,8 @@ extension Layer {
   /// (wave paths) computed. The model tree is not changed.
   ///
   /// Presentation value = model value, replaced by non-additive animations, plus additive
-  /// animations, plus overlays (apple-semantics §3.11). When an overlay moves `position`, the
+  /// animations, plus overlays (motion effects are additive overlays on the presentation layer
+  /// and never change the model: UIKit's `_UIMotionEffectApplicator`, as measured from iOS 26.1). When an overlay moves `position`, the
   /// result snaps to whole pixels at ``contentsScale``.
   ///
   /// - Parameter time: Seconds on the tree's clock (a display link's target timestamp).

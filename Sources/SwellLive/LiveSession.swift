@@ -129,7 +129,8 @@ public struct LiveSession {
   public var scene: any Scene
   /// Its motion.
   public var motion: any SceneMotionFeed
-  /// Draw in the terminal instead of a window.
+  /// Draw in the terminal instead of a window. There a scene fitted into the grid has its edge
+  /// colours continued into the margins beside it (`ScenePlayer.Margins.edgeColors`).
   public var terminal = false
   /// How the window puts frames on the screen (default: automatic).
   public var presenter = LiveWindow.Presenter.automatic
@@ -160,6 +161,18 @@ public struct LiveSession {
     self.title = title
   }
 
+  /// The content ``run()`` shows: tracing when there is a trace to write; in the terminal, a
+  /// fitted scene's margins continue its edge colours (the grid's cells are wide, so a portrait
+  /// scene gets wide bars beside it, and water reaching the canvas edge would look cut off);
+  /// in a window they are the background.
+  func makeContent() -> LiveSceneContent {
+    let content = LiveSceneContent(scene: scene, motion: motion)
+    content.tracing = traceOut != nil
+    content.player.margins = terminal ? .edgeColors : .background
+    content.player.systemReduceMotion = systemReduceMotion
+    return content
+  }
+
   /// Opens the display, runs the loop until quit or the frame limit, closes the motion.
   ///
   /// - Returns: The frame statistics.
@@ -167,9 +180,7 @@ public struct LiveSession {
   ///   writing failures (`RecordingError`).
   public func run() throws -> FrameStatistics {
     defer { motion.close() }
-    let content = LiveSceneContent(scene: scene, motion: motion)
-    content.tracing = traceOut != nil
-    content.player.systemReduceMotion = systemReduceMotion
+    let content = makeContent()
     let display: any LiveDisplay
     if terminal {
       display = try TerminalView()

@@ -45,6 +45,27 @@ public final class ScenePlayer {
   public var systemReduceMotion: (@Sendable () -> Bool)?
   /// The value ``systemReduceMotion`` gave last, or `nil` before the first frame read it.
   public private(set) var isSystemReduceMotionEnabled: Bool?
+  /// What fills the target around a scene fitted into it (a scene file with fixed frames drawn
+  /// into a target of another size): the background colour (the default) or the scene's edge
+  /// colours continued outward (a terminal grid, whose wide bars beside a portrait scene would
+  /// otherwise cut off water that reaches the canvas edge). A scene drawn at its own pixel size
+  /// or laid out to fill the target has no margins, so this changes nothing there.
+  public var margins: Margins = .background
+  private var fittedImage: ImageSurface?
+
+  /// How the margins around a scene fitted into a target of another aspect are filled.
+  public enum Margins: Sendable, Hashable {
+    /// The scene's background colour, painted over the whole target before the scene.
+    case background
+    /// The scene's edge pixels continued outward: each margin pixel takes the colour of the
+    /// nearest pixel of the fitted scene (its row's first or last pixel beside it, its column's
+    /// above or below it). The scene is drawn at its fitted size into an image of its whole
+    /// pixels, which is painted over the whole target with Cairo's `CAIRO_EXTEND_PAD`; a
+    /// pixel the fitted canvas only partly covers at its right or bottom edge takes the
+    /// colour beside it. Every other pixel of the scene is the one
+    /// ``ScenePlayer/Margins/background`` draws.
+    case edgeColors
+  }
 
   /// Creates a player.
   ///
@@ -265,8 +286,8 @@ public final class ScenePlayer {
   /// laid out for the image (``layOut(pixelWidth:pixelHeight:)``), so it fills it: a window of
   /// any shape, a terminal's whole grid. A scene at the image's pixel size is drawn with its
   /// scale; any other (a scene file with fixed frames) is fitted, centred with its aspect kept,
-  /// the background around it, and clipped to its canvas so that nothing beyond it (the water's
-  /// overscan) shows beside it.
+  /// the margins around it filled as ``margins`` says, and clipped to its canvas so that nothing
+  /// beyond it (the water's overscan) shows beside it.
   ///
   /// - Parameters:
   ///   - time: Scene seconds.
@@ -295,6 +316,16 @@ public final class ScenePlayer {
     layOut(pixelWidth: pixelWidth, pixelHeight: pixelHeight)
     let tree = scene.root.presentation(at: time)
     let placement = placement(for: tree, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    if let fitted = try drawFitted(
+      tree, placement: placement, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    {
+      context.save()
+      defer { context.restore() }
+      context.setSource(
+        fitted, x: placement.offset.x, y: placement.offset.y, filter: .nearest, extend: .pad)
+      context.paint()
+      return
+    }
     contextRenderer.antialias = renderer.antialias
     try contextRenderer.drawFrame(
       tree, background: scene.background, placement: placement, in: context)
@@ -315,8 +346,61 @@ public final class ScenePlayer {
   private func draw(_ tree: Layer, into image: ImageSurface) throws(RenderError) {
     let (width, height) = image.pixelSize
     let placement = placement(for: tree, pixelWidth: width, pixelHeight: height)
+    if let fitted = try drawFitted(
+      tree, placement: placement, pixelWidth: width, pixelHeight: height)
+    {
+      let context: CairoContext
+      do {
+        context = try CairoContext(surface: image)
+      } catch {
+        throw RenderError(.invalidFrame, reason: "cannot draw into the frame (\(error))")
+      }
+      context.compositingOperator = .source
+      context.setSource(
+        fitted, x: placement.offset.x, y: placement.offset.y, filter: .nearest, extend: .pad)
+      context.paint()
+      image.flush()
+      return
+    }
     try renderer.drawFrame(
       tree, background: scene.background, placement: placement, into: image)
+  }
+
+  /// With ``Margins/edgeColors`` and a fitted placement (an offset from the target's corner,
+  /// whole pixels, as `FramePlacement.fitting` rounds it), the scene drawn at its fitted scale
+  /// into an image of the fitted canvas's whole pixels (kept for the next frame); else `nil`.
+  private func drawFitted(
+    _ tree: Layer, placement: FramePlacement, pixelWidth: Int, pixelHeight: Int
+  ) throws(RenderError) -> ImageSurface? {
+    guard margins == .edgeColors, pixelSize != (pixelWidth, pixelHeight),
+      placement.scale.isFinite, placement.scale > 0,
+      abs(placement.offset.x) < Double(pixelWidth) + 1,
+      abs(placement.offset.y) < Double(pixelHeight) + 1
+    else { return nil }
+    let x = Int(placement.offset.x)
+    let y = Int(placement.offset.y)
+    // The whole pixels the canvas covers; a tiny tolerance keeps an exact fit from losing its
+    // last column to rounding.
+    let width = min(Int((scene.size.width * placement.scale + 1e-6).rounded(.down)), pixelWidth - x)
+    let height = min(
+      Int((scene.size.height * placement.scale + 1e-6).rounded(.down)), pixelHeight - y)
+    guard x >= 0, y >= 0, width > 0, height > 0 else { return nil }
+    let image: ImageSurface
+    if let kept = fittedImage, kept.pixelSize == (width, height) {
+      image = kept
+    } else {
+      do {
+        image = try ImageSurface(pixelWidth: width, pixelHeight: height)
+      } catch {
+        throw RenderError(
+          .invalidFrame, reason: "cannot make a \(width) × \(height) image (\(error))")
+      }
+      fittedImage = image
+    }
+    try renderer.drawFrame(
+      tree, background: scene.background, placement: FramePlacement(scale: placement.scale),
+      into: image)
+    return image
   }
 
   /// The scene's scale when it is at the target's pixel size; else fitted, centred and clipped

@@ -332,8 +332,9 @@ public final class FileScene: Scene {
 
   /// Makes the current attitude the viewer offset's neutral pose, as the live view's `r` key
   /// does: the engine forgets its reference and takes the latest attitude it received as the
-  /// new neutral pose, so the offset is (0, 0) again (apple-semantics §3.6 re-centres only
-  /// slowly, at about 2°/s; this is the immediate version). The (0, 0) offset is applied to the
+  /// new neutral pose, so the offset is (0, 0) again (UIKit's `_UIMotionAttitudeAnalyzer`
+  /// re-centres only slowly, at about 2°/s, as measured from iOS 26.1; this is the immediate
+  /// version). The (0, 0) offset is applied to the
   /// layers at once; later samples move the offset from the new neutral pose.
   ///
   /// - Parameter time: The scene time of the request, seconds (the last frame's time or later;

@@ -15,7 +15,8 @@ public enum WaveFill: Hashable, Sendable {
 /// (points, y down), with `k = 2π / wavelength` and `φ(t) = initialPhase + phaseSpeed · t`.
 ///
 /// The phase advances per **second**, not per frame, so a wave looks the same at 60 Hz and at
-/// 120 Hz (apple-semantics §7.3). A positive ``phaseSpeed`` moves the crests toward −x (left).
+/// 120 Hz (a phase step added on every display-link callback would run twice as fast at 120 Hz;
+/// Apple's `CADisplayLink` page gives the frame's `timestamp` to step by). A positive ``phaseSpeed`` moves the crests toward −x (left).
 public struct SineWave: Hashable, Sendable {
   /// The base amplitude `A`, points.
   public var amplitude: Double

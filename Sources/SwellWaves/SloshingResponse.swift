@@ -9,7 +9,8 @@ import SwellGeometry
 ///   `a = gravity + userAcceleration` (CoreMotion's total acceleration is what the liquid feels):
 ///   `θ'' = −ω²·(θ − θ_eq) − 2ζω·θ'`.
 /// - ω is the first sloshing mode of a rectangular tank, `ω² = g·k·tanh(k·H)` with `k = π/L`
-///   (linear potential-flow theory; L the tank length, H the depth; peers.md §3). The tank is
+///   (linear potential-flow theory, Lamb, *Hydrodynamics* §257; L the tank length, H the
+///   depth). The tank is
 ///   the visible width and the water depth, converted with ``metresPerPoint``.
 /// - When the device turns in the screen plane, the liquid's inertia keeps it from turning
 ///   with the glass: θ moves by `(1 − coupling)` of the device's turn at once, and the

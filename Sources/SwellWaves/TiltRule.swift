@@ -69,7 +69,8 @@ public enum TiltRule: String, Hashable, Sendable, CaseIterable {
   }
 
   /// The continuous tilt that keeps the water level with the world, `−atan2(g.x, −g.y)`,
-  /// radians in (−π, π], 0 at upright portrait; the seed's value wrapped (apple-semantics §7.1).
+  /// radians in (−π, π], 0 at upright portrait; the seed's value wrapped (derived here from the
+  /// seed's `atan2(g.x, g.y) − π`, which is ≈ −2π + ε near upright).
   ///
   /// - Parameter gravity: Gravity, g, device frame.
   /// - Returns: The tilt, radians.

@@ -2,7 +2,8 @@ import Foundation
 import SwellGeometry
 
 /// Makes the seed's "animate the tilt over 1 s on every motion update" independent of the
-/// motion update rate (apple-semantics §7.5): tilt updates happen on a fixed grid of times
+/// motion update rate (the seed starts one such animation per update, so its feel changes with
+/// the rate; the project's own reading of the seed, no outside source): tilt updates happen on a fixed grid of times
 /// `n / updateRate` (default 60 Hz) on the motion clock, each from gravity linearly interpolated
 /// between the two samples around it, whatever rate the motion arrives at.
 ///

@@ -96,7 +96,8 @@ public struct WaterPresentation: Hashable, Sendable {
 /// - **classic**: the tilt target from gravity (``TiltRule``), re-targeted on a fixed 60 Hz
 ///   grid (``TiltSampler``) with UIKit's additive 1 s ease-in-out animation: each re-target
 ///   jumps the target and adds an animation of `old − new` to zero, so the shown tilt is
-///   `target + Σ Δᵢ · (1 − E((t − tᵢ) / 1 s))` (apple-semantics §5), evaluated with
+///   `target + Σ Δᵢ · (1 − E((t − tᵢ) / 1 s))` (additive `UIView.animate` since iOS 8, WWDC 2014
+///   session 236; E the `easeInEaseOut` Bézier (0.42, 0), (0.58, 1)), evaluated with
 ///   SwellLayers' `BasicAnimation`, the same arithmetic as `Layer.animate`.
 /// - **sloshing**: the tilt is the first sloshing mode (``SloshingResponse``).
 /// - In both, with ``TiltRule/corrected`` the extra amplitude follows the pitch rate through a

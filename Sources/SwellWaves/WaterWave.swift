@@ -54,7 +54,9 @@ public struct WaterWave: Hashable, Sendable {
   }
 
   /// The number of surface samples of a path for a visible width; it depends only on the
-  /// width, so wave paths keep a constant number of points over time (apple-semantics §6).
+  /// width, so wave paths keep a constant number of points over time (Core Animation leaves the
+  /// interpolation of paths with different numbers of points undefined: Apple's
+  /// `CAShapeLayer.path` page, https://developer.apple.com/documentation/quartzcore/cashapelayer/path).
   ///
   /// - Parameters:
   ///   - width: The visible width, points.

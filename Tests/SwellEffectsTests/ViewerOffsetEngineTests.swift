@@ -41,7 +41,7 @@ struct ViewerOffsetEngineTests {
       a.update(attitude: q0, timestamp: 0)
       a.update(attitude: q0 * r, timestamp: 1e-3)
       // Independent form: h = −(2/π)·asin((R·x̂)·ẑ), v = (2/π)·asin((R·ŷ)·ẑ), R the change
-      // in the neutral device frame (apple-semantics §3.3, derived column).
+      // in the neutral device frame (derived from UIKit's measured `acos(...)/(π/2) − 1` form).
       let wantH = -(2 / Double.pi) * asin(r.rotate(.unitX).z)
       let wantV = (2 / Double.pi) * asin(r.rotate(.unitY).z)
       // Re-centering may turn the reference by at most ω·Δt ≤ 0.105 rad/s · 1 ms.

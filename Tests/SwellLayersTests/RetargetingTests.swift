@@ -4,7 +4,8 @@ import SwellLayers
 import SwellTestSupport
 import Testing
 
-/// apple-semantics §5, computed independently: after retargets (tᵢ, targetᵢ) from `initial`,
+/// Additive `UIView.animate` retargeting (iOS 8+, WWDC 2014 session 236: each new animation
+/// animates the delta and is blended in), computed independently: after retargets (tᵢ, targetᵢ) from `initial`,
 /// `presentation(t) = target_final − Σ Δᵢ·(1 − E((t − tᵢ)/duration))`, Δᵢ = targetᵢ − targetᵢ₋₁,
 /// each term present from tᵢ on and E clamped to [0, 1].
 private func formula(
@@ -45,7 +46,7 @@ struct RetargetingTests {
   }
 
   @Test(
-    "A random sequence of retargets follows the §5 formula",
+    "A random sequence of retargets follows the additive-retargeting formula",
     arguments: propertySeeds, ["position.x", "center.y", "transform.rotation.z", "opacity"])
   func randomRetargets(seed: UInt64, keyPath: String) {
     var rng = SplitMix64(seed: seed)

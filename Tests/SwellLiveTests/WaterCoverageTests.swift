@@ -300,4 +300,39 @@ struct WaterCoverageTests {
       }
     }
   }
+
+  @Test(
+    "in the terminal a fixed-frame scene's edges continue into the bars beside it; a window keeps the background"
+  )
+  func terminalContinuesTheEdges() throws {
+    var file = SceneFile.waterwave
+    file.layers[0].frame = [0, 0, 390, 844]
+    let scene = FileScene(file: file)
+    let motion = ArrayMotionFeed(try tilted(30))
+    var session = LiveSession(scene: scene, motion: motion, title: "edges")
+    #expect(session.makeContent().player.margins == .background)
+    session.terminal = true
+    let content = session.makeContent()
+    #expect(content.player.margins == .edgeColors)
+    let canvas = try LiveCanvas(width: 320, height: 192)
+    try Player(content).play(60, into: canvas)
+    // Fitted at 192 / 844 pixels per point: 88.7 pixels wide at x = round(115.6) = 116, so
+    // columns 116...203 are the scene's whole pixels.
+    let sky = scene.background
+    var water = 0
+    var mismatched = 0
+    for y in 0..<192 {
+      let left = try #require(canvas.pixel(x: 116, y: y))
+      let right = try #require(canvas.pixel(x: 203, y: y))
+      for x in 0..<116 where canvas.pixel(x: x, y: y) != left { mismatched += 1 }
+      for x in 204..<320 where canvas.pixel(x: x, y: y) != right { mismatched += 1 }
+      let r = Double(left >> 16 & 0xFF) / 255
+      let g = Double(left >> 8 & 0xFF) / 255
+      let b = Double(left & 0xFF) / 255
+      if abs(r - sky.red) + abs(g - sky.green) + abs(b - sky.blue) > 0.1 { water += 1 }
+    }
+    #expect(mismatched == 0, "bar pixels that are not their row's edge pixel")
+    // The water reaches the canvas's left edge, so the bar beside it is water, not sky.
+    #expect(water > 48, "rows whose left bar is not the background: \(water)")
+  }
 }

@@ -2,7 +2,9 @@ import SwellGeometry
 import SwellLayers
 
 /// Maps the horizontal or vertical viewer offset onto a range of values for one key path, like
-/// UIKit's `UIInterpolatingMotionEffect` (apple-semantics §2.2, §3.10).
+/// UIKit's `UIInterpolatingMotionEffect`
+/// (https://developer.apple.com/documentation/uikit/uiinterpolatingmotioneffect; the fraction and
+/// the interpolation as its `_keyPathsAndRelativeValuesForPose:` computes them in iOS 26.1).
 ///
 /// The value is Core Animation's interpolation from ``minimumRelativeValue`` (offset −1) to
 /// ``maximumRelativeValue`` (offset +1) at `fraction = offset·0.5 + 0.5`, for any value kind a
@@ -40,7 +42,8 @@ public struct InterpolatingMotionEffect: MotionEffect {
   /// The relative value at offset +1, in the key path's units.
   public var maximumRelativeValue: LayerValue?
   /// The accelerated-output boost b for the horizontal axis, offset units: the offset is clamped to
-  /// [−(1+b), 1+b] before interpolating (apple-semantics §3.7; default 0, the system's).
+  /// [−(1+b), 1+b] before interpolating (UIKit's `_UIMotionEffectAcceleratedOutputRange`; the
+  /// `_horizontalAccelerationBoostFactor` ivar defaults to 0, as measured from iOS 26.1).
   ///
   /// The engine's offsets are within ±1 by construction, so a boost only lets offsets supplied
   /// directly beyond ±1 extrapolate past the range.
@@ -78,7 +81,8 @@ public struct InterpolatingMotionEffect: MotionEffect {
   /// `interpolating`.
   public static var effectTypeName: String { "interpolating" }
 
-  /// The boosted, clamped offset component that drives the effect (apple-semantics §3.7).
+  /// The boosted, clamped offset component that drives the effect (UIKit's
+  /// `_UIMotionEffectAcceleratedOutputRange`).
   ///
   /// - Parameter viewerOffset: The viewer offset.
   /// - Returns: The component for ``type``, clamped to ±(1 + boost).

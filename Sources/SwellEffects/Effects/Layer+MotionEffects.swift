@@ -32,8 +32,9 @@ extension Layer {
   /// ``reportedMotionEffectProblems``; the effect then changes nothing at that key path.
   ///
   /// Its values are applied at once for the layer's current pose (the neutral pose (0, 0) until
-  /// an applicator has given it another; apple-semantics §3.9), **additively** on the
-  /// presentation values: the model values never change (§3.11). Attaching is constant time in
+  /// an applicator has given it another: UIKit's `beginApplyingMotionEffect` applies the current
+  /// pose, (0, 0) at start), **additively** on the presentation values: the model values never
+  /// change (`_UIMotionEffectApplicator`'s additive animations; both measured from iOS 26.1). Attaching is constant time in
   /// the number of effects already attached (only the new effect's values are added).
   ///
   /// - Parameter effect: The effect; attaching an equal effect twice applies it twice.

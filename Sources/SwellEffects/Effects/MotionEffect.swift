@@ -1,7 +1,8 @@
 import SwellLayers
 
 /// A declarative rendering effect that depends on the motion of the device, like UIKit's
-/// `UIMotionEffect` (apple-semantics §2.1).
+/// `UIMotionEffect` (Apple's documentation page "UIMotionEffect",
+/// https://developer.apple.com/documentation/uikit/uimotioneffect).
 ///
 /// Given a viewer offset, an effect returns relative values to **add** to key paths of the layer
 /// it is attached to. Effects are values: they hold no per-layer state, so one effect can be

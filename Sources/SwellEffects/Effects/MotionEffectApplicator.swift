@@ -1,7 +1,8 @@
 import SwellLayers
 
 /// Applies a viewer offset to every layer with motion effects in a tree, as UIKit's
-/// `_UIMotionEffectApplicator` does (apple-semantics §3.11):
+/// `_UIMotionEffectApplicator` does in iOS 26.1 (measured from the UIKit binary; its
+/// `_animationForValueAndKeyPath` makes an additive, forward-filling animation per key path):
 ///
 /// 1. the device-frame offset is rotated for the interface orientation (±90° in landscape, 180°
 ///    upside down);

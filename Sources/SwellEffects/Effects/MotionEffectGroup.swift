@@ -1,7 +1,9 @@
 import SwellLayers
 
 /// Several motion effects applied together, like UIKit's `UIMotionEffectGroup`
-/// (apple-semantics §2.3, §3.10).
+/// (https://developer.apple.com/documentation/uikit/uimotioneffectgroup/motioneffects: the
+/// values are applied simultaneously; the header says it merges like `CAAnimationGroup`, and
+/// the iOS 26.1 UIKit binary sums a repeated key path with `CA_addValue:multipliedBy:`).
 ///
 /// Each child is asked in order; values for the same key path are **summed** with Core
 /// Animation's addition (numbers, points, sizes, rectangles and colours component-wise,

@@ -4,7 +4,10 @@ import SwellGeometry
 /// passed to `keyPathsAndRelativeValues(forViewerOffset:)`.
 ///
 /// Each component is a fraction of a 90° tilt away from the neutral pose, in −1...1
-/// (apple-semantics §2.1, §3.3):
+/// (signs from Apple's `keyPathsAndRelativeValues(forViewerOffset:)` page,
+/// https://developer.apple.com/documentation/uikit/uimotioneffect/keypathsandrelativevalues(forvieweroffset:);
+/// linear in angle, ±1 at 90°, as `_UIMotionAttitudeAnalyzer _currentRawOffset:` computes it in
+/// iOS 26.1):
 ///
 /// | component | positive | negative |
 /// |---|---|---|
@@ -46,7 +49,8 @@ public struct ViewerOffset: Hashable, Sendable, Codable {
   public var isFinite: Bool { horizontal.isFinite && vertical.isFinite }
 
   /// The offset as seen by an interface in an orientation: the device-frame offset rotated by
-  /// ±90° in landscape and 180° upside down (apple-semantics §3.11, step 1).
+  /// ±90° in landscape and 180° upside down (the first step of UIKit's
+  /// `_UIMotionEffectApplicator`, as measured from iOS 26.1).
   ///
   /// - Parameter orientation: The interface orientation.
   /// - Returns: The offset along the interface's own left/right and up/down axes.

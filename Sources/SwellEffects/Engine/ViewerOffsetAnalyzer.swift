@@ -2,7 +2,7 @@ import Foundation
 import SwellGeometry
 
 /// Turns device attitude into the viewer offset, as UIKit's `_UIMotionAttitudeAnalyzer` does
-/// (apple-semantics §3.3–§3.6): relative to a neutral pose that starts at the first sample and
+/// in iOS 26.1 (measured from the UIKit binary): relative to a neutral pose that starts at the first sample and
 /// slowly follows the device, with optional smoothing and a directional lock.
 ///
 /// Part of ``ViewerOffsetEngine``, which adds the stale-stream guard, the application cadence,
@@ -17,17 +17,17 @@ public struct ViewerOffsetAnalyzer: Hashable, Sendable {
   public private(set) var attitude: Quaternion?
   /// The time of the latest sample, seconds.
   public private(set) var timestamp: Double?
-  /// The offset of the latest sample before smoothing and lock (§3.3).
+  /// The offset of the latest sample before smoothing and lock (`_currentRawOffset:`).
   public private(set) var rawOffset = ViewerOffset.zero
-  /// The smoothed offset (§3.4).
+  /// The smoothed offset (`_updateSmoothedOffsetForRawOffset:`).
   public private(set) var smoothedOffset = ViewerOffset.zero
-  /// The directional-lock accumulator (§3.5), offset units: positive while tilting mostly
+  /// The directional-lock accumulator, offset units: positive while tilting mostly
   /// horizontally, negative while tilting mostly vertically.
   public private(set) var lockAccumulator = 0.0
   /// The analyzer's output: the viewer offset after smoothing and the directional lock.
   public private(set) var offset = ViewerOffset.zero
   /// Whether the raw offset has stayed within the idle leeway for longer than
-  /// `secondsBeforeIdle` (§3.6).
+  /// `secondsBeforeIdle` (`_updateReferenceAttitude:timestamp:`).
   public private(set) var isIdle = false
   private var idleAnchor = ViewerOffset.zero
   private var idleSince = 0.0
@@ -44,7 +44,7 @@ public struct ViewerOffsetAnalyzer: Hashable, Sendable {
     self = ViewerOffsetAnalyzer(configuration: configuration)
   }
 
-  /// The raw viewer offset of an attitude relative to a reference (§3.3): the elevation of the
+  /// The raw viewer offset of an attitude relative to a reference (`_currentRawOffset:`): the elevation of the
   /// device's x and y axes out of the reference screen plane, as fractions of 90°.
   ///
   /// `horizontal = acos((R·x̂)_z)/(π/2) − 1`, `vertical = −(acos((R·ŷ)_z)/(π/2) − 1)`, with
@@ -121,7 +121,7 @@ public struct ViewerOffsetAnalyzer: Hashable, Sendable {
   }
 
   /// Moves the reference so the current offset equals the one of the previous sample: what the
-  /// engine does when the stream resumes after a stale gap (§3.6).
+  /// engine does when the stream resumes after a stale gap (`_UIMotionEffectEngine`'s stale-stream guard).
   ///
   /// - Parameters:
   ///   - attitude: The new attitude, device → reference.

@@ -1,5 +1,6 @@
 extension ViewerOffsetEngine {
-  /// The kind of device, which sets the application rate (apple-semantics §3.8).
+  /// The kind of device, which sets the application rate (`_UIMotionEffectEngine` sets its
+  /// display link's `preferredFramesPerSecond` by idiom, as measured from iOS 26.1).
   public enum Idiom: String, Hashable, Sendable, Codable, CaseIterable {
     /// A phone: 30 applications per second (32 on displays above 60 Hz).
     case phone
@@ -10,15 +11,15 @@ extension ViewerOffsetEngine {
   }
 
   /// Every constant of the engine, with the value measured from UIKit 26.1 as its default
-  /// (apple-semantics §3.13; the section of each is given).
+  /// (iOS 26.1, build 23B85; the UIKit class or method each comes from is given per group).
   public struct Configuration: Hashable, Sendable, Codable {
-    // MARK: Smoothing (§3.4)
+    // MARK: Smoothing (_UIMotionAttitudeAnalyzer, _UIMotionAnalyzerSettings setDefaultValues)
 
     /// `inputSmoothingFactor`: the raw offset is low-passed as `out = prev·s + raw·(1 − s)` with
     /// `s = 0.9 · factor`, per update. Default **0** (no smoothing).
     public var inputSmoothingFactor = 0.0
 
-    // MARK: Directional lock (§3.5)
+    // MARK: Directional lock (_UIMotionAttitudeAnalyzer)
 
     /// Whether the directional lock holds one axis while the user tilts mostly along the other.
     /// Default **on**.
@@ -32,7 +33,7 @@ extension ViewerOffsetEngine {
     /// 1)`. Default **0.1**.
     public var directionalLockSharpness = 0.1
 
-    // MARK: Neutral pose and re-centering (§3.6)
+    // MARK: Neutral pose and re-centering (_UIMotionAttitudeAnalyzer)
 
     /// `referenceShiftSpeed`: the base re-centering rate is `v = 0.1 · speed` rad/s.
     /// Default **0.3** (v = 0.03 rad/s ≈ 1.7°/s).
@@ -51,7 +52,7 @@ extension ViewerOffsetEngine {
     /// so the angle becomes π − θ, radians. Default **135°** (0.5·π/2 + π/2).
     public var jumpThreshold = 0.75 * Double.pi
 
-    // MARK: Stale-stream guard (§3.6)
+    // MARK: Stale-stream guard (_UIMotionEffectEngine)
 
     /// Seconds without a new attitude after which the stream counts as stale. Default **0.25 s**.
     public var staleStreamInterval = 0.25
@@ -59,7 +60,7 @@ extension ViewerOffsetEngine {
     /// reference is shifted so the view does not jump. Default **0.02**.
     public var staleStreamMovement = 0.02
 
-    // MARK: Cadence, dead-band and hysteresis (§3.8)
+    // MARK: Cadence, dead-band and hysteresis (_UIMotionEffectEngine)
 
     /// The device idiom, which sets the application rate. Default **phone**.
     public var idiom = Idiom.phone
@@ -82,7 +83,7 @@ extension ViewerOffsetEngine {
     /// Slow mode ends above this squared offset speed, (offset units/s)². Default **0.0075**.
     public var slowModeExitSquaredSpeed = 0.0075
 
-    // MARK: Reduce Motion (§3.9)
+    // MARK: Reduce Motion (_UIMotionEffectEngine +_motionEffectsEnabled)
 
     /// Reduce Motion: no updates are generated and the offset stays at (0, 0), so
     /// interpolating effects sit at the midpoint of their range. Default **off**.

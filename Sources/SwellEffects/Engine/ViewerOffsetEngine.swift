@@ -2,26 +2,27 @@ import SwellGeometry
 import SwellMotion
 
 /// The viewer offset from device attitude, as the system computes it for motion effects
-/// (UIKit's `_UIMotionEffectEngine` with its `_UIMotionAttitudeAnalyzer`; apple-semantics §3).
+/// (UIKit's `_UIMotionEffectEngine` with its `_UIMotionAttitudeAnalyzer`; the constants and
+/// control flow below were measured from the iOS 26.1 UIKit binary, build 23B85).
 ///
 /// Feed it attitude samples with their timestamps (``receive(_:)``), and call
 /// ``advance(to:)`` on every display-link frame; when the engine's own cadence says an
 /// application is due and the offset moved past the dead-band, it returns the offset to apply
 /// (give it to ``MotionEffectApplicator/apply(_:to:)``).
 ///
-/// - **Offset** (§3.3): the elevation of the device's x and y axes out of the neutral screen
+/// - **Offset** (`_UIMotionAttitudeAnalyzer _currentRawOffset:`): the elevation of the device's x and y axes out of the neutral screen
 ///   plane over 90°: linear in angle, ±1 at 90°.
-/// - **Neutral pose** (§3.6): the first sample; the reference then turns toward the device at
+/// - **Neutral pose** (`_updateReferenceAttitude:timestamp:`): the first sample; the reference then turns toward the device at
 ///   ω(θ) = 0.03 + 0.15·θ/π rad/s (a 20° tilt held still re-centres in about 9 s). An idle
 ///   analyzer flips its reference past 135°.
-/// - **Smoothing and directional lock** (§3.4, §3.5): no smoothing by default; the lock holds
+/// - **Smoothing and directional lock** (`_updateSmoothedOffsetForRawOffset:`): no smoothing by default; the lock holds
 ///   the vertical output while the motion is mostly horizontal, and the reverse.
-/// - **Stale-stream guard** (§3.6): after ≥ 0.25 s without samples, a movement ≥ 0.02 shifts the
+/// - **Stale-stream guard** (`_UIMotionEffectEngine`): after ≥ 0.25 s without samples, a movement ≥ 0.02 shifts the
 ///   reference instead of jumping the view.
-/// - **Cadence** (§3.8): 30 applications per second on a phone (32 above 60 Hz, 45/48 on pad
+/// - **Cadence** (`_UIMotionEffectEngine`'s display link; `UIMotionEffectAccumulationThreshold`): 30 applications per second on a phone (32 above 60 Hz, 45/48 on pad
 ///   and Mac), 5 (8) when centered in slow mode; an application is skipped while the offset is
 ///   within 0.015 of the last applied one (dead-band).
-/// - **Reduce Motion** (§3.9): no updates; the applied offset is (0, 0).
+/// - **Reduce Motion** (`+_motionEffectsEnabled`, false while `_AXSReduceMotionEnabled()`): no updates; the applied offset is (0, 0).
 ///
 /// Time comes only from the samples and frames it is given; it never reads a clock.
 public struct ViewerOffsetEngine: Hashable, Sendable {
@@ -44,7 +45,7 @@ public struct ViewerOffsetEngine: Hashable, Sendable {
   public private(set) var applicationCount = 0
   /// The time of the last cadence tick, seconds.
   public private(set) var lastTickTime: Double?
-  /// Whether slow mode is on (§3.8).
+  /// Whether slow mode is on (the engine's low-rate mode after 0.5 s of slow motion).
   public private(set) var isSlowMode = false
   private var lastEventTime: Double?
   private var nextTickTime: Double?
@@ -76,14 +77,15 @@ public struct ViewerOffsetEngine: Hashable, Sendable {
       && abs(o.vertical) < configuration.centeredThreshold
   }
 
-  /// The current application rate, per second (§3.8).
+  /// The current application rate, per second (the display link's preferred rate).
   public var applicationRate: Double {
     configuration.applicationRate(
       centeredSlow: configuration.isSlowModeEnabled && isSlowMode && isCentered(offset))
   }
 
   /// Takes a device-motion sample (only its timestamp and attitude are used, like the system's
-  /// event provider, §3.2).
+  /// event provider, `_UIMotionEffectCoreMotionEventProvider`, whose events carry only the
+  /// timestamp and the attitude quaternion).
   ///
   /// - Parameter motion: The sample.
   public mutating func receive(_ motion: DeviceMotion) {

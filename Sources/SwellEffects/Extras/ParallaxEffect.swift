@@ -2,7 +2,7 @@ import SwellGeometry
 import SwellLayers
 
 /// A parallax.js-style depth layer: moves the layer by its input times a per-layer depth
-/// (`wagerfield/parallax` `src/parallax.js`, peers.md §2.1).
+/// (`wagerfield/parallax` `src/parallax.js`, v3.1.0).
 ///
 /// parallax.js computes `motion = input · elementSize · scalar / 100`, clamps it to ±limit
 /// points, smooths it with friction, and moves each layer by `motion · depth`, negated when

@@ -3,7 +3,7 @@ import SwellGeometry
 import SwellMotion
 
 /// parallax.js's gyroscope input model, with its friction made time-based
-/// (`wagerfield/parallax` `src/parallax.js`, peers.md §2.1).
+/// (`wagerfield/parallax` `src/parallax.js`, v3.1.0).
 ///
 /// From each attitude it takes the W3C `deviceorientation` angles (β about x, γ about y,
 /// degrees), divides them by 30° (parallax.js's "magic number"), subtracts the calibration on

@@ -1,8 +1,9 @@
 import SwellGeometry
 import SwellLayers
 
-/// A 3D tilt card in the manner of vanilla-tilt.js and Atropos (peers.md §2.1) and UIKit's
-/// private `_UITiltMotionEffect` (apple-semantics §3.12): the layer turns about its y axis by
+/// A 3D tilt card in the manner of vanilla-tilt.js (`micku7zu/vanilla-tilt.js`) and Atropos
+/// (`nolimits4web/atropos`, https://atroposjs.com/docs) and UIKit's private
+/// `_UITiltMotionEffect` (its `layer.transform` rotation, as measured from iOS 26.1): the layer turns about its y axis by
 /// `horizontal · maxHorizontalTiltAngle` and about its x axis by
 /// `−vertical · maxVerticalTiltAngle`, seen in perspective, optionally scaled up.
 ///
