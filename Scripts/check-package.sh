@@ -85,6 +85,13 @@ if grep -E 'libswift|libFoundation|lib_Foundation|libdispatch\.so|libBlocksRunti
 fi
 if grep -q "not found" "$work/ldd.txt"; then fail "a library of the packaged binary is missing"; fi
 
+echo "== control fields"
+# The completions need bash-completion to be loaded; the package suggests it (and ffmpeg, which
+# the video formats need, is recommended).
+[ "$(dpkg-deb -f "$deb" Suggests)" = "bash-completion" ] || fail "the package does not suggest bash-completion"
+[ "$(dpkg-deb -f "$deb" Recommends)" = "ffmpeg" ] || fail "the package does not recommend ffmpeg"
+echo "Suggests: bash-completion, Recommends: ffmpeg"
+
 echo "== swell --version"
 version="$(dpkg-deb -f "$deb" Version)"
 run_clean "$swell" --version >"$work/version.txt"

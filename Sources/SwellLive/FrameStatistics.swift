@@ -1,5 +1,5 @@
 /// Present-interval statistics of a live view: frames, dropped frames, median and 99th
-/// percentile of the interval between presents (FORMATS.md "Live statistics").
+/// percentile of the interval between presents (docs/formats.md "Live statistics").
 ///
 /// A frame counts as dropped when the interval since the previous present exceeds 1.5 × the
 /// target interval: the previous frame was not presented in time.
@@ -74,7 +74,7 @@ public struct FrameStatistics: Hashable, Sendable {
   /// "unchanged": N, "hidden": N}` (frames presented; frame times not drawn because nothing
   /// changed or the window was hidden),
   /// plus `"latency_ms_median": X, "latency_ms_p99": X` when a live source's samples were
-  /// measured (FORMATS.md "Live statistics").
+  /// measured (docs/formats.md "Live statistics").
   public var jsonLine: String {
     var line =
       "{\"frames\": \(frames), \"dropped\": \(dropped), "

@@ -2,7 +2,7 @@ import SwellGeometry
 
 /// One raw inertial sample, as every motion source produces it.
 ///
-/// Conventions (DESIGN.md): **device frame** (+x right, +y toward the top of the screen, +z out
+/// Conventions (docs/architecture.md, "Products and conventions"): **device frame** (+x right, +y toward the top of the screen, +z out
 /// of the screen); timestamp in seconds on a monotonic clock; gyroscope in rad/s, right-handed;
 /// accelerometer as **specific force** in m/s² (about +9.81 on +z lying face up, the IIO, Android
 /// and BROAD convention); magnetometer in µT, `nil` for a 6D source.

@@ -6,7 +6,7 @@ import SwellScenes
 /// Plays a scene offline and writes its frames to an output file: PNG, PNG sequence, SVG, PDF,
 /// MP4, GIF, WebP or APNG (the work of `swell render` and of `swell demo` without a display).
 ///
-/// Frame `i` is at `t₀ + i / fps` for `i = 0 ..< round(duration · fps)` (FORMATS.md; `t₀` is
+/// Frame `i` is at `t₀ + i / fps` for `i = 0 ..< round(duration · fps)` (docs/formats.md; `t₀` is
 /// the motion's start): the `SceneDriver` steps the scene to each frame and a `FrameExporter`
 /// draws and writes it (frame N+1 drawn while N is encoded). A single-frame format (PNG, SVG)
 /// without ``singleTime`` holds the last frame of the duration. On any failure, or when the

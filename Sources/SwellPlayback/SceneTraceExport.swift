@@ -2,7 +2,7 @@ import Foundation
 import SwellMotion
 import SwellScenes
 
-/// Plays a scene offline and writes its per-frame presentation values (FORMATS.md "Trace"): a
+/// Plays a scene offline and writes its per-frame presentation values (docs/formats.md "Trace"): a
 /// `time` column, then the scene's `traceKeys`, as CSV with a header row or a JSON array of
 /// objects (the work of `swell trace`).
 ///

@@ -34,7 +34,7 @@ extension SceneFile {
   ///   the wallpaper moves, which gives the parallax.
   /// - `trace`: `offset.horizontal`, `offset.vertical` (the applied viewer offset, −1...1),
   ///   `wallpaper.position.x`, `wallpaper.position.y` (presentation, points, snapped to whole
-  ///   pixels), the columns FORMATS.md lists for `homescreen`.
+  ///   pixels), the columns docs/formats.md lists for `homescreen`.
   ///
   /// Colours are 8-bit hex values so that a printed file renders the same pixels.
   ///

@@ -20,7 +20,7 @@ public protocol Scene: AnyObject {
   var background: Color { get }
   /// The root of the model layer tree; its bounds are the canvas.
   var root: Layer { get }
-  /// The traced values, in column order after `time` (FORMATS.md: `LAYER.KEYPATH`).
+  /// The traced values, in column order after `time` (docs/formats.md: `LAYER.KEYPATH`).
   var traceKeys: [String] { get }
 
   /// Takes one device-motion sample (timestamps increase across calls).

@@ -58,7 +58,7 @@ public struct SceneDriver {
 
   /// The number of frames in `duration` seconds: `round(duration · fps)`, at least 1.
   ///
-  /// Frame `i` is at `startTime + i / fps` for `i = 0 ..< round(duration · fps)` (FORMATS.md), so
+  /// Frame `i` is at `startTime + i / fps` for `i = 0 ..< round(duration · fps)` (docs/formats.md), so
   /// a 1 s export at 60 fps has 60 frames, at 0, 1/60, ... 59/60 s: the frame at 1 s is the first
   /// frame of the next second, and a looping GIF, WebP or MP4 shows every instant once. A
   /// duration shorter than half a frame still gives one frame (frame 0), so a single-frame

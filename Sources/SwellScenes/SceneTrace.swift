@@ -1,4 +1,4 @@
-/// The trace format of `swell trace` (FORMATS.md "Trace"): a `time` column, then one column per
+/// The trace format of `swell trace` (docs/formats.md "Trace"): a `time` column, then one column per
 /// traced value, as CSV with a header row or as a JSON array of objects with the same keys.
 ///
 /// Keys are layer names and key paths, so they may hold any character: CSV header fields are

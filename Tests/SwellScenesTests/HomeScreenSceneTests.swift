@@ -48,7 +48,7 @@ extension FileScene {
 
 @Suite("homescreen scene")
 struct HomeScreenSceneTests {
-  @Test("is registered and traces the FORMATS.md keys")
+  @Test("is registered and traces the docs/formats.md keys")
   func registered() throws {
     #expect(BuiltInScenes.names.contains("homescreen"))
     let scene = try #require(BuiltInScenes.make("homescreen"))

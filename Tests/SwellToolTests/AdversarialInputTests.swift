@@ -19,7 +19,7 @@ private func fieldLines(_ rows: [MotionRow]) -> [[String]] {
 /// refused: one line on stderr, a non-zero exit, and never a partial output file.
 @Suite("adversarial: input files and command-line words")
 struct AdversarialInputTests {
-  /// Variants of the same recording that readers must accept (FORMATS.md): CRLF line endings, a
+  /// Variants of the same recording that readers must accept (docs/formats.md): CRLF line endings, a
   /// BOM, comment lines anywhere, trailing blank lines, extra columns, spaces around fields,
   /// exponent numbers, a reference-frame comment. Each traces exactly like the clean file.
   @Test(arguments: [

@@ -8,13 +8,13 @@ import Testing
 // device-motion and raw IMU CSVs with motion nobody tuned for, a trace parser, and the invariants
 // every trace must keep.
 
-/// The device-motion CSV header (FORMATS.md "Device motion").
+/// The device-motion CSV header (docs/formats.md "Device motion").
 let deviceMotionHeader =
   "time,attitude.w,attitude.x,attitude.y,attitude.z,gravity.x,gravity.y,gravity.z,"
   + "userAcceleration.x,userAcceleration.y,userAcceleration.z,"
   + "rotationRate.x,rotationRate.y,rotationRate.z"
 
-/// The raw IMU CSV header (FORMATS.md "Raw IMU recording").
+/// The raw IMU CSV header (docs/formats.md "Raw IMU recording").
 let rawIMUHeader = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz"
 
 /// Standard gravity, m/s², used to turn gravity in g into a specific force.

@@ -4,7 +4,12 @@ import Testing
 
 /// Notes kept outside the repository that docs and comments once pointed at instead of citing
 /// the facts: the names are built from pieces so that this file does not name them itself.
-let outsideNotes = ["apple" + "-semantics" + ".md", "peers" + ".md"]
+/// (The repository's own `docs/formats.md` and `docs/architecture.md` hold what the outside
+/// `FORMATS` and `DESIGN` notes held for readers; the search is case-sensitive.)
+let outsideNotes = [
+  "apple" + "-semantics" + ".md", "peers" + ".md", "FORMATS" + ".md", "DESIGN" + ".md",
+  "linux" + "-platform",
+]
 
 /// The files under the checked folders and the README, skipping hidden folders (a package's
 /// `.build`, `.swiftpm`), as paths relative to the package root.

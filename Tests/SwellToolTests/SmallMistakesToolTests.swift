@@ -74,6 +74,30 @@ struct SmallMistakesToolTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 
+  @Test("the presets --preset accepts are the ones the installed ffmpeg's libx264 takes")
+  func presetsMatchX264() throws {
+    let r = try runSwell(["render", "waterwave", "--preset", "none", "-o", "x.mp4"])
+    #expect(r.status == 64)
+    let line = try #require(r.err.split(separator: "\n").first { $0.contains("must be one of") })
+    let list = try #require(line.range(of: "must be one of ")).upperBound
+    // "..., veryslow, placebo, got 'none'"
+    let names = line[list...].split(separator: ",")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("got ") }
+    #expect(names.count == 10, "\(names)")
+    // Starts: ffmpeg
+    func encodes(_ preset: String) throws -> Bool {
+      try runProgram(
+        "ffmpeg",
+        [
+          "-v", "error", "-f", "lavfi", "-i", "color=size=16x16:rate=25:duration=0.04",
+          "-c:v", "libx264", "-preset", preset, "-f", "null", "-",
+        ]
+      ).status == 0
+    }
+    for name in names { #expect(try encodes(name), "libx264 refuses '\(name)'") }
+    #expect(try !encodes("veryfastt"), "libx264 refuses a name it does not have")
+  }
+
   @Test("an unknown command that begins a command's name suggests it: man → manpage")
   func manSuggestsManpage() throws {
     let r = try runSwell(["man"])

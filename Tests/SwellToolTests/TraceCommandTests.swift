@@ -31,7 +31,7 @@ private struct Table {
   }
 }
 
-/// A device-motion CSV (FORMATS.md) of a script sampled at a rate, starting at `start`.
+/// A device-motion CSV (docs/formats.md) of a script sampled at a rate, starting at `start`.
 private func deviceMotionCSV(_ script: String, rate: Double, start: Double = 100) throws -> String {
   var s =
     "# referenceFrame: xArbitraryZVertical\n"

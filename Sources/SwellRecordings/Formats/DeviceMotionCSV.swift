@@ -2,7 +2,7 @@ import Foundation
 import SwellGeometry
 import SwellMotion
 
-/// The device-motion format (FORMATS.md): `swell fuse` output and the `--motion` input of every
+/// The device-motion format (docs/formats.md): `swell fuse` output and the `--motion` input of every
 /// scene command.
 ///
 /// Header, in this order: `time,attitude.w,attitude.x,attitude.y,attitude.z,gravity.x,gravity.y,`

@@ -2,7 +2,7 @@ import Foundation
 import SwellGeometry
 import SwellMotion
 
-/// The raw IMU recording format (FORMATS.md): `t_s,gx,gy,gz,ax,ay,az,mx,my,mz`.
+/// The raw IMU recording format (docs/formats.md): `t_s,gx,gy,gz,ax,ay,az,mx,my,mz`.
 ///
 /// - `t_s`: seconds, strictly increasing;
 /// - `gx,gy,gz`: gyroscope, rad/s, device frame;

@@ -2,7 +2,9 @@ import Foundation
 
 /// Where ffmpeg is and how it encodes the video formats.
 ///
-/// The encoder settings follow measurements on a 2-core machine (linux-platform notes, §17):
+/// The encoder settings follow the project's measurements on a 2-core machine (ffmpeg 5.1 fed
+/// raw BGRA through a pipe, 1170×2532: `medium` CRF 20 encodes about 6.4 fps into 189 KB per
+/// 60 frames, `ultrafast` 18.6 fps into 397 KB; two-pass GIF 13 fps, WebP 8.8 fps, APNG 1.8 fps):
 /// H.264 `medium`/CRF 20 MP4 in yuv420p with `+faststart` plays everywhere (converted and tagged
 /// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF is
 /// made in two passes with bounded memory (``gifSideFiles(for:)``): one palette from every frame

@@ -6,7 +6,7 @@ import SwellScenes
 import SwellWaves
 
 /// `swell trace SCENE`: per-frame presentation values of a scene under motion, as CSV or JSON
-/// (FORMATS.md "Trace"), computed with the offline display link.
+/// (docs/formats.md "Trace"), computed with the offline display link.
 struct TraceCommand: TypedToolCommand {
   static let about = CommandAbout(
     "trace", summary: "per-frame presentation values (wave tilt, amplitude, phase) as CSV or JSON",
