@@ -2,6 +2,7 @@ import Foundation
 import SwellEffects
 import SwellGeometry
 import SwellMotion
+import SwellRecordings
 import Synchronization
 
 /// A motion feed failed: a recording's row is malformed, a live source failed for good, or the
@@ -308,6 +309,14 @@ public final class LiveSourceFeed: SceneMotionFeed {
   private var arrivals: [Double] = []
   /// Receives one-line messages (a device unplugged, the source ended).
   public var onMessage: (String) -> Void = { _ in }
+
+  /// A handler that posts one-line messages to this feed from any thread (a unit warning from
+  /// the source's thread), shown as the source's other messages are (``onMessage``, the status
+  /// line) at the next frame; give it lines without the source's name.
+  public var messagePoster: @Sendable (String) -> Void {
+    let messages = self.messages
+    return { messages.append($0) }
+  }
 
   /// Starts every-sample delivery in a frame.
   ///

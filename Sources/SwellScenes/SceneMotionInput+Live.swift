@@ -1,5 +1,6 @@
 import Foundation
 import SwellMotion
+import SwellRecordings
 
 extension SceneMotionInput {
   /// The feed a live view plays for a motion word: `keyboard` or `mouse` (a tilt the user
@@ -28,9 +29,15 @@ extension SceneMotionInput {
         return try script(String(word.dropFirst("script:".count)), rate: 100, loops: loops).feed
       }
       if let source = try sensor(word) {
-        let manager = MotionManager(source: source)
+        // The raw samples are checked for the wrong units as they arrive, as `swell fuse`
+        // checks a file; a warning is one of the feed's messages.
+        let checked = UnitCheckedSource(source)
+        let manager = MotionManager(source: checked)
         manager.gyroscopeCalibrationStore = calibrationStore
-        return LiveSourceFeed(manager: manager, referenceFrame: referenceFrame)
+        let feed = LiveSourceFeed(manager: manager, referenceFrame: referenceFrame)
+        let post = feed.messagePoster
+        checked.setWarningHandler { post(UnitCheckedSource.liveMessage(for: $0)) }
+        return feed
       }
       return try recording(URL(fileURLWithPath: word), loops: loops).feed
     }

@@ -77,6 +77,31 @@ private func motion(at t: Double) -> DeviceMotion {
 
 @Suite("Live sources through a MotionManager: fusion, messages, clock mapping")
 struct LiveSourceFeedTests {
+  @Test("a live source sending g instead of m/s² gets one message naming the mistake")
+  func unitWarning() async throws {
+    // Three seconds at rest in the upright pose, the accelerometer in g.
+    let events: [Result<MotionEvent, MotionSourceError>] = (0..<300).map { i in
+      .success(
+        .sample(
+          IMUSample(
+            timestamp: 50 + Double(i) / 100, gyroscope: .zero,
+            accelerometer: uprightForce(degrees: 0) * (1 / 9.80665))))
+    }
+    let feed = try SceneMotionInput.liveFeed(
+      "fake", loops: false, referenceFrame: .xArbitraryZVertical
+    ) { _ in ScriptedSource(events) }
+    let live = try #require(feed as? LiveSourceFeed)
+    var messages: [String] = []
+    live.onMessage = { messages.append($0) }
+    _ = await drainToEnd(live)
+    live.close()
+    let units = messages.filter { $0.contains("look like g, not m/s²") }
+    #expect(units.count == 1, "\(messages)")
+    #expect(
+      units.first?.hasPrefix("fake:scripted: the accelerometer's median magnitude is ") == true)
+    #expect(units.first?.contains("the stream must send m/s²") == true)
+  }
+
   @Test("raw samples are fused 6D; a transient error is reported and the pull goes on")
   func fusesAndResumes() async throws {
     let events =

@@ -91,6 +91,36 @@ struct LiveSensorToolTests {
     #expect(abs(last - tilt) < 1.5 * .pi / 180, "water tilt \(last * 180 / .pi)°, want 30°")
   }
 
+  @Test("udp sending the accelerometer in g: the view runs and says the stream's unit is wrong")
+  func udpInG() async throws {
+    let port = UInt16.random(in: 30_000...60_000)
+    let sender = UDPSender(port: port, accelerometer: [0, 1, 0])
+    defer { sender.stop() }
+    let r = try await LiveTool.run([
+      "live", "waterwave", "--motion", "udp:\(port)", "--size", "195x422@1", "--fps", "30",
+      "--frames", "120",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stderr.split(separator: "\n").filter { $0.contains("look like g, not m/s²") }
+    #expect(lines.count == 1, "\(r.stderr)")
+    #expect(lines.first?.hasPrefix("swell live: udp:") == true, "\(r.stderr)")
+  }
+
+  @Test("swell record udp: a stream in g is recorded as sent, with one warning naming the unit")
+  func recordInG() throws {
+    let port = UInt16.random(in: 30_000...60_000)
+    let sender = UDPSender(port: port, accelerometer: [0, 1, 0])
+    defer { sender.stop() }
+    let out = temporaryPath("record-g.csv")
+    defer { unlink(out) }
+    let r = try runSwell(["record", "udp:\(port)", "--duration", "3", "-o", out])
+    #expect(r.status == 0, "\(r.err)")
+    let lines = r.err.split(separator: "\n").filter { $0.contains("look like g, not m/s²") }
+    #expect(lines.count == 1, "\(r.err)")
+    #expect(lines.first?.hasPrefix("swell record: udp:") == true, "\(r.err)")
+    #expect(FileManager.default.fileExists(atPath: out))
+  }
+
   @Test("udp at 100 Hz: --stats reports the motion-to-photon latency of the samples")
   func udpLatency() async throws {
     let port = UInt16.random(in: 30_000...60_000)

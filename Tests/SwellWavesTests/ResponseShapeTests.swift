@@ -91,9 +91,11 @@ struct ResponseShapeTests {
       DeviceMotion.resting(
         timestamp: 0, attitude: Attitude(quaternion: Quaternion(axis: .unitY, angle: 0.5))))
     let frozen = still.advance(to: 1)
-    #expect(frozen == WaterPresentation(tilt: nil, extraAmplitude: nil, isPhaseFrozen: true))
+    // At rest: the layer's own tilt, no extra amplitude, whatever the motion says.
+    #expect(frozen == WaterPresentation(tilt: 0.25, extraAmplitude: 0, isPhaseFrozen: true))
     WaterWaveApplicator().apply(frozen, to: layer)
     #expect(layer.isPhaseFrozen)
+    #expect(layer[.rotationZ] == 0.25)
   }
 
   @Test("typed key paths read and write model values")

@@ -100,7 +100,15 @@ struct RecordCommand: TypedToolCommand {
         evemu.write(description: description, events: events)
       }
     }
-    let recorder = MotionRecorder(source: source, absoluteTime: o.absoluteTime)
+    // The raw samples are checked for the wrong units as they arrive (as `swell fuse` checks a
+    // file): a recording of a stream in g would fuse into nonsense later.
+    let interactive = console.isInteractive
+    let checked = UnitCheckedSource(source) { warning in
+      console.err(
+        (interactive ? "\r\u{1B}[K" : "") + "swell record: \(source.name): "
+          + UnitCheckedSource.liveMessage(for: warning) + "\n")
+    }
+    let recorder = MotionRecorder(source: checked, absoluteTime: o.absoluteTime)
     // From here on the first SIGINT or SIGTERM ends the recording (what was recorded is kept).
     let signal = Atomic<Int32>(0)
     OutputFiles.interceptNextSignal { s in
