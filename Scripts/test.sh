@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash Scripts/install-deps.sh
 echo "== every program the tests and scripts start is installed by install-deps.sh"
 perl Scripts/check-programs.pl
+echo "== the module picture: imports go down docs/architecture.md's table, as Package.swift declares"
+perl Scripts/check-modules.pl
 echo "== swift format lint --strict"
 git ls-files '*.swift' | xargs swift format lint --strict --parallel
 echo "== swift build (warnings are errors)"
