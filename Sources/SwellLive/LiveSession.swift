@@ -197,10 +197,8 @@ public struct LiveSession {
     let onMessage = self.onMessage
     let onMotionMessage = self.onMotionMessage
     loop.onMessage = { line in if terminal { held.messages.append(line) } else { onMessage(line) } }
-    if let live = motion as? LiveSourceFeed {
-      live.onMessage = { line in
-        if terminal { held.motion.append(line) } else { onMotionMessage(line) }
-      }
+    motion.setMessageHandler { line in
+      if terminal { held.motion.append(line) } else { onMotionMessage(line) }
     }
     defer { (display as? TerminalView)?.close() }
     try loop.run()

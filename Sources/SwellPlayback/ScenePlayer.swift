@@ -69,8 +69,9 @@ public final class ScenePlayer {
 
   /// Creates a player.
   ///
-  /// A keyboard or mouse `TiltMotionFeed` is set to the interface orientation of a file
-  /// scene, so at rest the water is level in every orientation.
+  /// The feed is told the scene's interface orientation (`SceneMotionFeed.setInterfaceOrientation(_:)`:
+  /// a keyboard or mouse `TiltMotionFeed` holds its simulated phone in it, so at rest the water
+  /// is level in every orientation).
   ///
   /// - Parameters:
   ///   - scene: The scene.
@@ -81,9 +82,7 @@ public final class ScenePlayer {
     scene: any Scene, motion: any SceneMotionFeed, framesPerSecond: Double = 60,
     renderer: BandedFrameRenderer = BandedFrameRenderer()
   ) {
-    if let tilt = motion as? TiltMotionFeed, let file = scene as? FileScene {
-      tilt.orientation = file.orientation
-    }
+    motion.setInterfaceOrientation(scene.orientation)
     driver = SceneDriver(scene: scene, motion: motion, framesPerSecond: framesPerSecond)
     designSize = scene.size
     self.renderer = renderer
@@ -106,9 +105,9 @@ public final class ScenePlayer {
       ? Size(width: short * aspect, height: short) : Size(width: short, height: short / aspect)
   }
 
-  /// Lays a resizable file scene out for a frame buffer that is not the scene's pixel size (a
+  /// Lays a resizable scene out for a frame buffer that is not the scene's pixel size (a
   /// window resized by hand, a terminal grid): the scene fills it instead of being letterboxed
-  /// (`FileScene.layOut(size:scale:)`).
+  /// (`Scene.layOut(size:scale:)`, for a scene whose `Scene.isResizable` is true).
   ///
   /// - Parameters:
   ///   - pixelWidth: The frame buffer's width, pixels.
@@ -117,9 +116,9 @@ public final class ScenePlayer {
   @discardableResult
   public func layOut(pixelWidth: Int, pixelHeight: Int) -> Bool {
     if pixelSize == (pixelWidth, pixelHeight) { return true }
-    guard let file = scene as? FileScene, file.isResizable else { return false }
+    guard scene.isResizable else { return false }
     let size = Self.layoutSize(for: designSize, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
-    file.layOut(size: size, scale: Double(pixelWidth) / size.width)
+    scene.layOut(size: size, scale: Double(pixelWidth) / size.width)
     return true
   }
 
@@ -202,19 +201,18 @@ public final class ScenePlayer {
   /// - Throws: `SceneMotionError` when the motion failed.
   public func idle(_ frame: DisplayLinkFrame) throws {
     try advance(to: frame)
-    _ = (driver.motion as? LiveSourceFeed)?.takeArrivals()
+    _ = driver.motion.takeArrivals()
   }
 
   /// True for live sources (udp, iio, phone): frames start late to carry the newest samples.
-  public var latchesLate: Bool { driver.motion is LiveSourceFeed }
+  public var latchesLate: Bool { driver.motion.latchesLate }
 
   /// The latencies of the live samples the presented frame used first, seconds.
   ///
   /// - Parameter presentedAt: When the frame was presented, `CLOCK_MONOTONIC` seconds.
   /// - Returns: `presentedAt` minus each sample's arrival (none for recordings and tilt).
   public func motionLatencies(presentedAt: Double) -> [Double] {
-    guard let live = driver.motion as? LiveSourceFeed else { return [] }
-    return live.takeArrivals().map { presentedAt - $0 }
+    driver.motion.takeArrivals().map { presentedAt - $0 }
   }
 
   /// The traced frames as `swell trace` CSV: a `time` column (the frame's target time, scene
@@ -228,30 +226,32 @@ public final class ScenePlayer {
     return text
   }
 
-  /// An arrow key tilts a keyboard `TiltMotionFeed` (other feeds ignore it).
+  /// An arrow key tilts a keyboard `TiltMotionFeed` (`SceneMotionFeed.press(_:at:)`; other feeds
+  /// ignore it unless they implement it).
   ///
   /// - Parameters:
   ///   - direction: The arrow.
   ///   - time: The scene time, seconds.
   public func tilt(_ direction: TiltDirection, at time: Double) {
-    (driver.motion as? TiltMotionFeed)?.press(direction, at: time)
+    driver.motion.press(direction, at: time)
   }
 
-  /// The pointer tilts a mouse `TiltMotionFeed` (other feeds ignore it).
+  /// The pointer tilts a mouse `TiltMotionFeed` (`SceneMotionFeed.point(x:y:at:)`; other feeds
+  /// ignore it unless they implement it).
   ///
   /// - Parameters:
   ///   - x: 0...1 across the view.
   ///   - y: 0...1 down the view.
   ///   - time: The scene time, seconds.
   public func point(x: Double, y: Double, at time: Double) {
-    (driver.motion as? TiltMotionFeed)?.point(x: x, y: y, at: time)
+    driver.motion.point(x: x, y: y, at: time)
   }
 
   /// Re-centres the viewer offset (file scenes that support it).
   ///
   /// - Parameter time: The scene time, seconds.
   public func recenterViewerOffset(at time: Double) {
-    (scene as? FileScene)?.recenterViewerOffset(at: time)
+    scene.recenterViewerOffset(at: time)
   }
 
   /// The HUD's lines, most telling first (a terminal shows them in one row of 80 columns): the

@@ -1,3 +1,4 @@
+import SwellEffects
 import SwellGeometry
 import SwellLayers
 import SwellMotion
@@ -51,6 +52,24 @@ public protocol Scene: AnyObject {
   ///
   /// - Parameter enabled: Whether the system asks for reduced motion.
   func setSystemReduceMotion(_ enabled: Bool)
+
+  /// The interface orientation the scene is shown in. The default is portrait.
+  var orientation: InterfaceOrientation { get }
+  /// Whether ``layOut(size:scale:)`` can lay the scene out for another canvas (a window resized
+  /// by hand, a terminal grid). The default is `false`: the host fits the scene instead.
+  var isResizable: Bool { get }
+  /// Lays the scene out for another canvas, keeping what motion has done. The default does
+  /// nothing.
+  ///
+  /// - Parameters:
+  ///   - size: The canvas, points (positive, finite).
+  ///   - scale: Pixels per point (positive, finite).
+  func layOut(size: Size, scale: Double)
+  /// Makes the current attitude the viewer offset's neutral pose (the live view's `r` key). The
+  /// default does nothing.
+  ///
+  /// - Parameter time: The scene time of the request, seconds.
+  func recenterViewerOffset(at time: Double)
 }
 
 extension Scene {
@@ -58,6 +77,20 @@ extension Scene {
   ///
   /// - Parameter enabled: Whether the system asks for reduced motion.
   public func setSystemReduceMotion(_ enabled: Bool) {}
+  /// Portrait.
+  public var orientation: InterfaceOrientation { .portrait }
+  /// `false`.
+  public var isResizable: Bool { false }
+  /// Does nothing.
+  ///
+  /// - Parameters:
+  ///   - size: The canvas, points.
+  ///   - scale: Pixels per point.
+  public func layOut(size: Size, scale: Double) {}
+  /// Does nothing.
+  ///
+  /// - Parameter time: The scene time, seconds.
+  public func recenterViewerOffset(at time: Double) {}
 
   /// The presentation value of `LAYER.KEYPATH` (the layer found by name, the rest as a key path),
   /// as a number; angles normalised to (−π, π] for rotation key paths.

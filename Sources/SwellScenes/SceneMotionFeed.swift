@@ -76,11 +76,74 @@ public protocol SceneMotionFeed: AnyObject {
   func statusLine(at time: Double) -> String
   /// Stops a live source (the view has closed). The default does nothing.
   func close()
+
+  // Capabilities: a host (ScenePlayer, LiveSession) asks every feed, and a feed that lacks one
+  // keeps the default.
+
+  /// Whether frames should start as late as they can, to carry the newest samples (a live
+  /// source). The default is `false`.
+  var latchesLate: Bool { get }
+  /// The arrival times of the samples delivered since the last call (`CLOCK_MONOTONIC`
+  /// seconds), for motion-to-photon latency. The default is none (recorded or simulated
+  /// motion has no arrival).
+  ///
+  /// - Returns: The times, in order.
+  func takeArrivals() -> [Double]
+  /// An arrow key was pressed (a simulated device steps its tilt). The default ignores it.
+  ///
+  /// - Parameters:
+  ///   - direction: The arrow.
+  ///   - time: The scene time, seconds.
+  func press(_ direction: TiltDirection, at time: Double)
+  /// The pointer moved over the view (a simulated device follows it). The default ignores it.
+  ///
+  /// - Parameters:
+  ///   - x: 0...1 across the view.
+  ///   - y: 0...1 down the view.
+  ///   - time: The scene time, seconds.
+  func point(x: Double, y: Double, at time: Double)
+  /// The interface orientation the scene is shown in (a simulated device is held in it, so at
+  /// rest the water is level). The default ignores it.
+  ///
+  /// - Parameter orientation: The scene's orientation.
+  func setInterfaceOrientation(_ orientation: InterfaceOrientation)
+  /// Where the feed's one-line messages go (a device unplugged, a unit warning). The default
+  /// ignores the handler (a feed with nothing to say).
+  ///
+  /// - Parameter handler: Called on the frame loop's thread with each line.
+  func setMessageHandler(_ handler: @escaping (String) -> Void)
 }
 
 extension SceneMotionFeed {
   /// Does nothing.
   public func close() {}
+  /// `false`.
+  public var latchesLate: Bool { false }
+  /// None.
+  ///
+  /// - Returns: An empty list.
+  public func takeArrivals() -> [Double] { [] }
+  /// Ignores the key.
+  ///
+  /// - Parameters:
+  ///   - direction: The arrow.
+  ///   - time: The scene time, seconds.
+  public func press(_ direction: TiltDirection, at time: Double) {}
+  /// Ignores the pointer.
+  ///
+  /// - Parameters:
+  ///   - x: 0...1 across the view.
+  ///   - y: 0...1 down the view.
+  ///   - time: The scene time, seconds.
+  public func point(x: Double, y: Double, at time: Double) {}
+  /// Ignores the orientation.
+  ///
+  /// - Parameter orientation: The scene's orientation.
+  public func setInterfaceOrientation(_ orientation: InterfaceOrientation) {}
+  /// Ignores the handler.
+  ///
+  /// - Parameter handler: The handler.
+  public func setMessageHandler(_ handler: @escaping (String) -> Void) {}
 }
 
 /// Motion held in memory, delivered by timestamp (tests, a resting device).
@@ -310,6 +373,14 @@ public final class LiveSourceFeed: SceneMotionFeed {
   /// Receives one-line messages (a device unplugged, the source ended).
   public var onMessage: (String) -> Void = { _ in }
 
+  /// `true`: frames start late to carry the newest samples.
+  public var latchesLate: Bool { true }
+
+  /// Sets ``onMessage``.
+  ///
+  /// - Parameter handler: Called with each line.
+  public func setMessageHandler(_ handler: @escaping (String) -> Void) { onMessage = handler }
+
   /// A handler that posts one-line messages to this feed from any thread (a unit warning from
   /// the source's thread), shown as the source's other messages are (``onMessage``, the status
   /// line) at the next frame; give it lines without the source's name.
@@ -437,6 +508,13 @@ public final class TiltMotionFeed: SceneMotionFeed {
   ///
   /// - Parameter kind: Keyboard or mouse.
   public init(kind: Kind) { self.kind = kind }
+
+  /// Holds the simulated device in the scene's orientation (``orientation``).
+  ///
+  /// - Parameter orientation: The scene's orientation.
+  public func setInterfaceOrientation(_ orientation: InterfaceOrientation) {
+    self.orientation = orientation
+  }
 
   /// `keyboard` or `mouse`.
   public var name: String { kind == .keyboard ? "keyboard" : "mouse" }
