@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "SwellScenes", targets: ["SwellScenes"]),
     .library(name: "SwellPlayback", targets: ["SwellPlayback"]),
     .library(name: "SwellLive", targets: ["SwellLive"]),
+    .library(name: "SwellLiveLoop", targets: ["SwellLiveLoop"]),
     .library(name: "Swell", targets: ["Swell"]),
     .executable(name: "swell", targets: ["swell"]),
   ],
@@ -90,11 +91,15 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo", "SwellRender",
       ]),
+    // The live loop, its pacing, canvas and statistics: no SDL, any display.
+    .target(
+      name: "SwellLiveLoop",
+      dependencies: ["SwellGeometry", "SwellTime", "SwellLayers", "SwellCairo", "SwellRender"]),
     .target(
       name: "SwellLive",
       dependencies: [
         "SwellGeometry", "SwellTime", "SwellMotion", "SwellLayers", "SwellScenes", "SwellCairo",
-        "SwellRender", "SwellPlayback", "CSDL2",
+        "SwellRender", "SwellPlayback", "SwellLiveLoop", "CSDL2",
       ]),
 
     // MARK: The umbrella module
@@ -103,7 +108,8 @@ let package = Package(
       dependencies: [
         "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellRecordings",
         "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves",
-        "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLive", "SwellDesktop",
+        "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLiveLoop", "SwellLive",
+        "SwellDesktop",
       ]),
 
     // MARK: The command-line tool
@@ -186,6 +192,8 @@ let package = Package(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
     .testTarget(
       name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
+    .testTarget(
+      name: "SwellLiveLoopTests", dependencies: ["SwellLiveLoop", "SwellLayers", "SwellTime"]),
     .testTarget(
       name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
     .testTarget(

@@ -7,6 +7,7 @@
 @_exported import SwellGeometry
 @_exported import SwellLayers
 @_exported import SwellLive
+@_exported import SwellLiveLoop
 @_exported import SwellMotion
 @_exported import SwellPlayback
 @_exported import SwellRecordings

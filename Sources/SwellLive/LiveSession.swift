@@ -7,7 +7,7 @@ import SwellPlayback
 import SwellRender
 import SwellScenes
 
-/// A scene shown by a ``LiveLoop``: the live loop's adapter over SwellPlayback's
+/// A scene shown by a `SwellLiveLoop/LiveLoop`: the live loop's adapter over SwellPlayback's
 /// `ScenePlayer`, which feeds the scene the motion due by each frame, advances it and draws it
 /// with the one frame-drawing function, so a live frame at the scene's own pixel size has the
 /// pixels of an offline render of the same time.
@@ -138,7 +138,7 @@ public struct LiveSession {
   public var title: String
   /// Where to write the per-frame presentation values (CSV, `swell trace`'s columns), or `nil`.
   public var traceOut: String?
-  /// Loop options; ``LiveLoopOptions/startTime`` is set from the motion.
+  /// Loop options; `SwellLiveLoop/LiveLoopOptions/startTime` is set from the motion.
   public var options = LiveLoopOptions()
   /// Receives the loop's one-line messages (screenshots, pause), after the terminal view has
   /// closed when drawing in the terminal.
@@ -176,7 +176,7 @@ public struct LiveSession {
   /// Opens the display, runs the loop until quit or the frame limit, closes the motion.
   ///
   /// - Returns: The frame statistics.
-  /// - Throws: ``LiveWindowError`` (no display), `SceneMotionError`, `RenderError`, and trace
+  /// - Throws: `SwellLiveLoop/LiveWindowError` (no display), `SceneMotionError`, `RenderError`, and trace
   ///   writing failures (`RecordingError`).
   public func run() throws -> FrameStatistics {
     defer { motion.close() }

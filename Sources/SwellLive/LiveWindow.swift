@@ -1,52 +1,6 @@
 import CSDL2
 import Foundation
 
-/// Why a live window could not be opened or used.
-public struct LiveWindowError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// What went wrong, for a program that words it in its own terms (the `swell` tool names its
-  /// `--terminal` flag).
-  public enum Problem: Hashable, Sendable {
-    /// The window or its frame failed (see ``LiveWindowError/message``).
-    case failed
-    /// No usable display: the reason, without the advice to use the terminal view.
-    case noDisplay(String)
-    /// The terminal view was asked for where a stream is not a terminal (`standard input`,
-    /// `standard output`).
-    case notATerminal(String)
-  }
-
-  /// What went wrong.
-  public var problem: Problem
-  /// A one-line reason in the library's terms.
-  public var message: String
-
-  /// Creates an error of a failed window or frame.
-  ///
-  /// - Parameter message: A one-line reason.
-  public init(_ message: String) {
-    problem = .failed
-    self.message = message
-  }
-
-  /// Creates an error with its problem; the message is made from it.
-  ///
-  /// - Parameter problem: What went wrong.
-  public init(_ problem: Problem) {
-    self.problem = problem
-    switch problem {
-    case .failed: message = "the live view failed"
-    case .noDisplay(let reason):
-      message =
-        reason + "; use the terminal view (TerminalView) to show it in this terminal, or run "
-        + "under xvfb-run"
-    case .notATerminal(let stream): message = "the terminal view needs a terminal on \(stream)"
-    }
-  }
-
-  /// The reason.
-  public var description: String { message }
-}
-
 /// A resizable SDL2 window that shows caller-filled ARGB32 frames, paced at the display's
 /// refresh rate, so its present timestamps can drive a `DisplayLink` through
 /// `tick(presentedAt:)`.
@@ -115,7 +69,7 @@ public final class LiveWindow {
   }
 
   /// Whether a display is present and usable for a live window: `nil` when it is, else a
-  /// ``LiveWindowError/Problem/noDisplay(_:)`` error.
+  /// `SwellLiveLoop/LiveWindowError/Problem/noDisplay(_:)` error.
   ///
   /// It checks `DISPLAY` / `WAYLAND_DISPLAY` (or an explicit `SDL_VIDEODRIVER`) and that SDL's
   /// video subsystem starts.
@@ -168,8 +122,8 @@ public final class LiveWindow {
   ///   - fitToDisplay: Shrink the window (keeping its aspect) when it is larger than the
   ///     display's usable area (default true).
   ///   - presenter: How frames reach the screen (default ``Presenter/automatic``).
-  /// - Throws: ``LiveWindowError`` when there is no usable display or SDL fails
-  ///   (``LiveWindowError/Problem/noDisplay(_:)``: the message suggests the terminal view).
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when there is no usable display or SDL fails
+  ///   (`SwellLiveLoop/LiveWindowError/Problem/noDisplay(_:)`: the message suggests the terminal view).
   public init(
     title: String, width: Int, height: Int, vsync: Bool = true, fitToDisplay: Bool = true,
     presenter: Presenter = .automatic
@@ -314,7 +268,7 @@ public final class LiveWindow {
   }
 
   /// Asks the window system to resize the window (in screen coordinates); a
-  /// ``LiveEvent/resized(width:height:)`` event follows from ``pollEvents()`` once it is done.
+  /// `SwellLiveLoop/LiveEvent/resized(width:height:)` event follows from ``pollEvents()`` once it is done.
   ///
   /// - Parameters:
   ///   - width: The new width, positive.
@@ -383,7 +337,7 @@ public final class LiveWindow {
   ///   - readBack: When given, called with the drawable's pixels after the copy and before the
   ///     present: width, height, bytes per row, bytes (`0xAARRGGBB` words).
   /// - Returns: The present time, seconds (see ``now()``), taken when the present returned.
-  /// - Throws: ``LiveWindowError`` when SDL fails to upload or read back.
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when SDL fails to upload or read back.
   @discardableResult
   public func present(
     pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
@@ -515,7 +469,7 @@ public final class LiveWindow {
   ///
   /// - Parameter current: The canvas of the previous frame, or `nil`.
   /// - Returns: The canvas.
-  /// - Throws: ``LiveWindowError`` when no canvas can be made.
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when no canvas can be made.
   public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
     if renderer == nil, let surface = SDL_GetWindowSurface(window),
       let format = surface.pointee.format, let pixels = surface.pointee.pixels,
@@ -541,7 +495,7 @@ public final class LiveWindow {
   ///   - canvas: The frame.
   ///   - readBack: Receives the displayed pixels before the present.
   /// - Returns: The present time, seconds.
-  /// - Throws: ``LiveWindowError`` when SDL fails.
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when SDL fails.
   public func present(
     _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
   ) throws -> Double {
@@ -602,4 +556,12 @@ public final class LiveWindow {
     let s = String(cString: e)
     return s.isEmpty ? "unknown error" : s
   }
+}
+
+extension LiveWindow: LiveDisplay {
+  /// The drawable size, pixels.
+  public var frameSize: (width: Int, height: Int) { drawableSize }
+
+  /// `sdl` with the video and render drivers.
+  public var displayName: String { "sdl \(videoDriverName)/\(rendererName)" }
 }

@@ -142,7 +142,7 @@ public enum HalfBlockEncoder {
 
 /// Decodes the bytes a terminal sends in raw mode into keys, several per read: arrow keys in
 /// both cursor modes (`ESC [ A` and `ESC O A`, with optional modifier parameters such as
-/// `ESC [ 1 ; 2 A`), a lone Escape, Ctrl-C (as ``LiveKey/escape``: quit), space and printable
+/// `ESC [ 1 ; 2 A`), a lone Escape, Ctrl-C (as `SwellLiveLoop/LiveKey/escape`: quit), space and printable
 /// characters.
 public struct TerminalKeyDecoder: Sendable {
   private var pending: [UInt8] = []

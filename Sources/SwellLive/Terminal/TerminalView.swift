@@ -11,7 +11,7 @@ private let terminalResized = Atomic<Bool>(false)
 /// Input uses `VMIN = 0`, `VTIME = 0` so reads never block, and never `O_NONBLOCK` (in a
 /// pseudo-terminal stdin and stdout share one file description, and a non-blocking stdout
 /// truncates large frames). The terminal size comes from `TIOCGWINSZ` and `SIGWINCH`. `SIGINT`
-/// and `SIGTERM` set a flag that ``pollEvents()`` turns into ``LiveEvent/quit``, so the loop
+/// and `SIGTERM` set a flag that ``pollEvents()`` turns into `SwellLiveLoop/LiveEvent/quit`, so the loop
 /// ends normally and ``close()`` (or `deinit`) restores the terminal: main screen, cursor,
 /// attributes and the saved `termios`.
 public final class TerminalView: LiveDisplay {
@@ -33,7 +33,7 @@ public final class TerminalView: LiveDisplay {
   ///   - input: The terminal to read keys from (default standard input).
   ///   - output: The terminal to draw on (default standard output).
   ///   - supersampling: Frame pixels per half-block pixel per direction (default 4).
-  /// - Throws: ``LiveWindowError`` when `input` or `output` is not a terminal.
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when `input` or `output` is not a terminal.
   public init(input: Int32 = 0, output: Int32 = 1, supersampling: Int = 4) throws(LiveWindowError) {
     guard isatty(input) != 0 else {
       throw LiveWindowError(.notATerminal("standard input"))
@@ -158,14 +158,14 @@ public final class TerminalView: LiveDisplay {
     return events
   }
 
-  /// The canvas for the next frame (``LiveCanvas/owned(reusing:size:)`` at ``frameSize``), with
-  /// its HUD kept as text (``LiveCanvas/HUDStyle/text``): ``present(_:readBack:)`` prints it in
+  /// The canvas for the next frame (`SwellLiveLoop/LiveCanvas/owned(reusing:size:)` at ``frameSize``), with
+  /// its HUD kept as text (`SwellLiveLoop/LiveCanvas/HUDStyle/text`): ``present(_:readBack:)`` prints it in
   /// the grid's last row, where it can be read, instead of 13-pixel text that the half blocks
   /// would blur away.
   ///
   /// - Parameter current: The canvas of the previous frame, or `nil`.
   /// - Returns: The canvas.
-  /// - Throws: ``LiveWindowError`` when the size cannot be allocated.
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when the size cannot be allocated.
   public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
     let canvas = try LiveCanvas.owned(reusing: current, size: frameSize)
     canvas.hudStyle = .text
@@ -173,7 +173,7 @@ public final class TerminalView: LiveDisplay {
   }
 
   /// Draws a frame as half blocks over the whole grid; when the frame has a HUD
-  /// (``LiveCanvas/takeHUDText()``), its lines are printed as text in the last row
+  /// (`SwellLiveLoop/LiveCanvas/takeHUDText()`), its lines are printed as text in the last row
   /// (``HalfBlockEncoder/statusLine(_:columns:)``).
   ///
   /// - Parameters:

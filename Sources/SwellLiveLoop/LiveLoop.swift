@@ -2,8 +2,8 @@ import Foundation
 import SwellLayers
 import SwellTime
 
-/// Something that shows live frames: an SDL window (``LiveWindow``) or a terminal
-/// (``TerminalView``).
+/// Something that shows live frames: an SDL window (`SwellLive/LiveWindow`) or a terminal
+/// (`SwellLive/TerminalView`).
 public protocol LiveDisplay: AnyObject {
   /// The size of the frame buffer to render, pixels.
   var frameSize: (width: Int, height: Int) { get }
@@ -56,14 +56,6 @@ extension LiveDisplay {
   public func canvas(reusing current: LiveCanvas?) throws -> LiveCanvas {
     try LiveCanvas.owned(reusing: current, size: frameSize)
   }
-}
-
-extension LiveWindow: LiveDisplay {
-  /// The drawable size, pixels.
-  public var frameSize: (width: Int, height: Int) { drawableSize }
-
-  /// `sdl` with the video and render drivers.
-  public var displayName: String { "sdl \(videoDriverName)/\(rendererName)" }
 }
 
 /// What a live loop shows: it renders a frame for a display-link frame and reacts to the

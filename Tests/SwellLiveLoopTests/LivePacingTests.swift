@@ -2,7 +2,7 @@ import SwellLayers
 import SwellTime
 import Testing
 
-@testable import SwellLive
+@testable import SwellLiveLoop
 
 /// A display on a manual clock: waits move the manual time (no real waits), a vsynced present
 /// returns at the first refresh tick after now, an unsynced one at once. Events are handed out
