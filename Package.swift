@@ -193,7 +193,8 @@ let package = Package(
     .testTarget(
       name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellLiveLoopTests", dependencies: ["SwellLiveLoop", "SwellLayers", "SwellTime"]),
+      name: "SwellLiveLoopTests",
+      dependencies: ["SwellLiveLoop", "SwellGeometry", "SwellLayers", "SwellTime"]),
     .testTarget(
       name: "SwellLiveTests", dependencies: ["SwellLive", "SwellTime", "SwellTestSupport"]),
     .testTarget(

@@ -23,6 +23,14 @@ if ldd Examples/MotionOnly/.build/debug/motion-only | grep -E "libSDL2|libcairo|
   echo "test.sh: the motion-only example links SDL2, Cairo or zlib" >&2
   exit 1
 fi
+echo "== examples: a host with a display of its own runs the live loop (SwellLiveLoop alone)"
+# Examples/LoopOnly runs LiveLoop on its own display and manual clock: it must link no SDL2.
+swift build --package-path Examples/LoopOnly -Xswiftc -warnings-as-errors
+Examples/LoopOnly/.build/debug/loop-only | tee /dev/stderr | grep -q "frames drawn: 120"
+if ldd Examples/LoopOnly/.build/debug/loop-only | grep -E "libSDL2"; then
+  echo "test.sh: the loop-only example links SDL2" >&2
+  exit 1
+fi
 echo "== examples: Swell inside a GTK 4 window (Examples/gtk-waterwave)"
 # GTK owns the window and the loop; the water is drawn through SwellPlayback into GTK's Cairo
 # context. GSK's Cairo renderer: under Xvfb OpenGL is a software rasterizer.

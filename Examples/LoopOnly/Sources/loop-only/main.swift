@@ -21,7 +21,7 @@ final class HostDisplay: LiveDisplay {
   func present(
     _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
   ) throws -> Double {
-    centre = canvas.pixel(x: 32, y: 16)
+    centre = canvas.pixel(x: 32, y: 16) ?? 0
     let tick = (manual.now * refreshRate + 1e-9).rounded(.down) + 1
     manual.advance(by: tick / refreshRate - manual.now)
     return manual.now
