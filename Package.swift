@@ -70,8 +70,8 @@ let package = Package(
     .target(
       name: "SwellScenes",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellLayers", "SwellEffects",
-        "SwellWaves",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellRecordings", "SwellLayers",
+        "SwellEffects", "SwellWaves",
       ]),
 
     // MARK: Platform modules

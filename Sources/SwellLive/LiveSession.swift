@@ -183,7 +183,7 @@ public struct LiveSession {
     let content = makeContent()
     let display: any LiveDisplay
     if terminal {
-      display = try TerminalView()
+      display = try TerminalView(clock: motion.clock)
     } else {
       let pixels = content.pixelSize
       display = try LiveWindow(
@@ -191,7 +191,9 @@ public struct LiveSession {
     }
     var options = self.options
     options.startTime = motion.startTime
-    let loop = LiveLoop(display: display, content: content, options: options)
+    // One clock for the session: the feed's samples arrive on it, the loop measures
+    // motion-to-photon latency on it, and the terminal view paces on it.
+    let loop = LiveLoop(display: display, content: content, options: options, clock: motion.clock)
     let held = HeldLines()
     let terminal = self.terminal
     let onMessage = self.onMessage

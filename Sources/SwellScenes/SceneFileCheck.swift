@@ -37,6 +37,22 @@ public struct SceneFileCheck {
   ///   - scene: The scene read from `url`.
   ///   - url: Its file (read again for its keys; an unreadable file has none).
   public init(scene: FileScene, contentsOf url: URL) {
+    self.init(file: scene, contentsOf: url)
+  }
+
+  /// Checks a loaded scene when it was read from a file (`BuiltInScenes.load` of a path), for
+  /// keys the format does not know; `nil` for a built-in scene or any scene not made from a
+  /// scene file.
+  ///
+  /// - Parameters:
+  ///   - scene: The scene, as loaded.
+  ///   - url: The file it was read from.
+  public init?(loaded scene: any Scene, contentsOf url: URL) {
+    guard let file = scene as? FileScene else { return nil }
+    self.init(file: file, contentsOf: url)
+  }
+
+  private init(file scene: FileScene, contentsOf url: URL) {
     self.scene = scene
     let data = (try? Data(contentsOf: url)) ?? Data()
     unknownKeys = SceneFile.unknownKeys(in: data, decoded: scene.file)

@@ -3,6 +3,7 @@ import SwellEffects
 import SwellGeometry
 import SwellMotion
 import SwellRecordings
+import SwellTime
 import Synchronization
 
 /// A motion feed failed: a recording's row is malformed, a live source failed for good, or the
@@ -112,6 +113,12 @@ public protocol SceneMotionFeed: AnyObject {
   ///
   /// - Parameter handler: Called on the frame loop's thread with each line.
   func setMessageHandler(_ handler: @escaping (String) -> Void)
+  /// The clock the feed's samples arrive on (``takeArrivals()``'s times): a live view runs its
+  /// loop and measures motion-to-photon latency on this same instance, so a host that hands a
+  /// manual clock to the manager gets a whole session on it. The default is the system's
+  /// monotonic clock, `MonotonicClock.continuous`; a feed over a `MotionManager` returns the
+  /// manager's clock.
+  var clock: MonotonicClock { get }
 }
 
 extension SceneMotionFeed {
@@ -144,6 +151,8 @@ extension SceneMotionFeed {
   ///
   /// - Parameter handler: The handler.
   public func setMessageHandler(_ handler: @escaping (String) -> Void) {}
+  /// The system's monotonic clock.
+  public var clock: MonotonicClock { .continuous }
 }
 
 /// Motion held in memory, delivered by timestamp (tests, a resting device).
@@ -200,6 +209,8 @@ public final class ReplayMotionFeed: SceneMotionFeed {
   public let samples: MotionSamples<DeviceMotion>
   /// The manager (kept alive while the feed is).
   public let manager: MotionManager
+  /// The manager's clock.
+  public var clock: MonotonicClock { manager.clock }
   /// Seconds after the recording's first sample before which samples are fused but not
   /// delivered (a demo's start time).
   public let skip: Double
@@ -361,6 +372,8 @@ public struct LiveClockMapper: Sendable {
 public final class LiveSourceFeed: SceneMotionFeed {
   /// The manager.
   public let manager: MotionManager
+  /// The manager's clock: sample arrivals are stamped on it.
+  public var clock: MonotonicClock { manager.clock }
   /// Its samples.
   public let samples: MotionSamples<DeviceMotion>
   private var mapper = LiveClockMapper()
@@ -457,8 +470,11 @@ public final class LiveSourceFeed: SceneMotionFeed {
   /// - Parameter time: Seconds.
   /// - Returns: The line.
   public func statusLine(at time: Double) -> String {
-    let frame = manager.attitudeReferenceFrame
-    let mode = AttitudeEstimator.Mode(referenceFrame: frame) == .nineD ? " 9D" : " 6D"
+    // The mode the manager fuses in, the override (`--9d`, `fusionMode`) applied.
+    let active =
+      manager.activeFusionMode ?? manager.fusionMode
+      ?? AttitudeEstimator.Mode(referenceFrame: manager.attitudeReferenceFrame)
+    let mode = active == .nineD ? " 9D" : " 6D"
     var line = "\(name)\(delivered > 0 ? mode : ""): \(delivered) samples"
     if let last = lastSampleTime, time - last > 0.5 {
       line += String(format: ", none for %.1f s", time - last)

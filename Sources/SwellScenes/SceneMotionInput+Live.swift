@@ -1,6 +1,7 @@
 import Foundation
 import SwellMotion
 import SwellRecordings
+import SwellTime
 
 extension SceneMotionInput {
   /// The feed a live view plays for a motion word: `keyboard` or `mouse` (a tilt the user
@@ -13,12 +14,15 @@ extension SceneMotionInput {
   ///   - referenceFrame: The frame a sensor's attitude is fused in.
   ///   - calibrationStore: Where a sensor's gyroscope bias is saved between runs
   ///     (`MotionManager.gyroscopeCalibrationStore`); `nil` (the default) for none.
+  ///   - clock: The clock a sensor's manager stamps arrivals on and retries on (default: the
+  ///     system's monotonic clock); the feed's ``SceneMotionFeed/clock``. Open the sensor on the
+  ///     same clock.
   ///   - sensor: Opens the sensor the word names, or returns `nil` when it names none.
   /// - Returns: The feed.
   /// - Throws: ``SceneMotionError`` for a bad script or recording; what `sensor` throws.
   public static func liveFeed(
     _ word: String, loops: Bool, referenceFrame: AttitudeReferenceFrame,
-    calibrationStore: GyroscopeCalibrationStore? = nil,
+    calibrationStore: GyroscopeCalibrationStore? = nil, clock: MonotonicClock = .continuous,
     sensor: (String) throws -> (any MotionSource)?
   ) throws -> any SceneMotionFeed {
     switch word {
@@ -32,7 +36,7 @@ extension SceneMotionInput {
         // The raw samples are checked for the wrong units as they arrive, as `swell fuse`
         // checks a file; a warning is one of the feed's messages.
         let checked = UnitCheckedSource(source)
-        let manager = MotionManager(source: checked)
+        let manager = MotionManager(source: checked, clock: clock)
         manager.gyroscopeCalibrationStore = calibrationStore
         let feed = LiveSourceFeed(manager: manager, referenceFrame: referenceFrame)
         let post = feed.messagePoster

@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellLayers
+import SwellTime
 import Testing
 
 @testable import SwellLive
@@ -131,5 +132,27 @@ struct TerminalHUDTests {
     #expect(row.contains(" fps ") && row.contains(" ms t "), "\(row)")
     // Rows 1-11 are the picture, drawn with half blocks.
     #expect(output.contains("\u{1B}[11;1H\u{1B}[38;2;"))
+  }
+}
+
+@Suite("The terminal view on the session's clock")
+struct TerminalClockTests {
+  @Test("now() and wait(seconds:) are the given clock's: a manual clock moves only when told")
+  func manualClock() throws {
+    let pty = try PseudoTerminal(columns: 40, rows: 12)
+    defer { pty.close() }
+    let manual = ManualMonotonicClock(start: 500)
+    let view = try TerminalView(input: pty.follower, output: pty.follower, clock: manual.clock)
+    defer { view.close() }
+    #expect(view.now() == 0)
+    manual.advance(by: 1.25)
+    #expect(view.now() == 1.25)
+    // A wait on the manual clock moves it at once (no real sleep); at most one second a call.
+    view.wait(seconds: 0.4)
+    #expect(abs(manual.now - 501.65) < 1e-9)
+    view.wait(seconds: 7)
+    #expect(abs(manual.now - 502.65) < 1e-9)
+    view.wait(seconds: -3)
+    #expect(abs(view.now() - 2.65) < 1e-9)
   }
 }

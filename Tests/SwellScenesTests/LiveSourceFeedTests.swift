@@ -142,6 +142,20 @@ struct LiveSourceFeedTests {
     #expect(source.stops.load(ordering: .relaxed) == 1)
   }
 
+  @Test("the status line names the mode the manager fuses in, the 9D override applied")
+  func statusLineFollowsOverride() async {
+    let field = Vector3(20, 0, -40)
+    let manager = MotionManager(
+      source: ScriptedSource(
+        restingSamples(count: 20, degrees: 0, magnetometer: field), magnetometer: true))
+    // An arbitrary-heading frame is 6D by the one rule; the override makes it 9D.
+    manager.fusionMode = .nineD
+    let feed = LiveSourceFeed(manager: manager, referenceFrame: .xArbitraryZVertical)
+    let (motions, failure, _) = await drainToEnd(feed)
+    #expect(motions.count == 20 && failure == nil)
+    #expect(feed.statusLine(at: 1).hasPrefix("fake:scripted 9D"), "\(feed.statusLine(at: 1))")
+  }
+
   @Test("a magnetometer frame fuses 9D; without a magnetometer it fails with one line")
   func nineD() async throws {
     let field = Vector3(20, 0, -40)

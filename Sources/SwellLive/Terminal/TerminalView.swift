@@ -1,4 +1,5 @@
 import Foundation
+import SwellTime
 import Synchronization
 
 /// Set from signal handlers (async-signal-safe atomic stores), read by the loop.
@@ -33,8 +34,13 @@ public final class TerminalView: LiveDisplay {
   ///   - input: The terminal to read keys from (default standard input).
   ///   - output: The terminal to draw on (default standard output).
   ///   - supersampling: Frame pixels per half-block pixel per direction (default 4).
+  ///   - clock: The clock ``now()`` reads and ``wait(seconds:)`` waits on (default: the system's
+  ///     monotonic clock; a live session passes its feed's).
   /// - Throws: `SwellLiveLoop/LiveWindowError` when `input` or `output` is not a terminal.
-  public init(input: Int32 = 0, output: Int32 = 1, supersampling: Int = 4) throws(LiveWindowError) {
+  public init(
+    input: Int32 = 0, output: Int32 = 1, supersampling: Int = 4,
+    clock: MonotonicClock = .continuous
+  ) throws(LiveWindowError) {
     guard isatty(input) != 0 else {
       throw LiveWindowError(.notATerminal("standard input"))
     }
@@ -43,6 +49,7 @@ public final class TerminalView: LiveDisplay {
     }
     self.input = input
     self.output = output
+    self.clock = clock
     self.supersampling = max(1, supersampling)
     gridSize = TerminalView.querySize(output)
     guard tcgetattr(input, &saved) == 0 else {
@@ -75,10 +82,12 @@ public final class TerminalView: LiveDisplay {
         }
       ))
     write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
-    origin = TerminalView.monotonic()
+    origin = clock.now()
   }
 
   private var origin = 0.0
+  /// The clock of ``now()`` and ``wait(seconds:)``.
+  public let clock: MonotonicClock
 
   deinit { close() }
 
@@ -129,7 +138,7 @@ public final class TerminalView: LiveDisplay {
   /// Seconds since the view opened, monotonic clock.
   ///
   /// - Returns: Seconds.
-  public func now() -> Double { TerminalView.monotonic() - origin }
+  public func now() -> Double { clock.now() - origin }
 
   /// Reads the keys typed since the last call (never waits) and reports resizes and
   /// interrupts.
@@ -201,7 +210,7 @@ public final class TerminalView: LiveDisplay {
   /// - Parameter seconds: Seconds (nothing for zero or less; at most 1).
   public func wait(seconds: Double) {
     guard seconds > 0 else { return }
-    usleep(UInt32(min(seconds, 1) * 1_000_000))
+    clock.wait(seconds: min(seconds, 1))
   }
 
   private func write(_ text: String) { write(Array(text.utf8)) }
@@ -238,11 +247,5 @@ public final class TerminalView: LiveDisplay {
     var old = sigaction()
     sigaction(sig, &action, &old)
     return old
-  }
-
-  private static func monotonic() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
   }
 }

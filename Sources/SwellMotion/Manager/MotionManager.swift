@@ -292,6 +292,12 @@ public final class MotionManager: Sendable {
     set { state.withLock { $0.fusionMode = newValue } }
   }
 
+  /// The fusion mode of the running device-motion updates: the one 6D/9D decision with
+  /// ``fusionMode``'s override applied; `nil` while no device-motion updates run.
+  public var activeFusionMode: AttitudeEstimator.Mode? {
+    state.withLock { $0.motion?.mode }
+  }
+
   /// Receives every source error as it happens, transient or final (for logs and status lines);
   /// called on the manager's task.
   public var sourceErrorHandler: (@Sendable (MotionManagerError) -> Void)? {

@@ -64,6 +64,11 @@ public protocol MotionSource: AnyObject, Sendable {
   /// scripts and streams whose device cannot be told apart return `nil`. Default: `nil`.
   var deviceIdentity: String? { get }
 
+  /// Why the source reads in a slower or less exact way than it was asked to, once it knows,
+  /// for a one-line note to the user: an IIO device polled through sysfs because buffered
+  /// reads failed (with the fix). `nil` while it reads as asked. Default: `nil`.
+  var fallbackNote: String? { get }
+
   /// Returns the next event, or `nil` at the end of the source.
   ///
   /// - Returns: The next sample or device motion.
@@ -99,6 +104,9 @@ extension MotionSource {
 
   /// `nil`: a source names no physical device unless it says so.
   public var deviceIdentity: String? { nil }
+
+  /// `nil`: the source reads as asked.
+  public var fallbackNote: String? { nil }
 
   /// Nothing: the source's ``next()`` reopens what it needs.
   public func restart() async throws {}

@@ -49,6 +49,9 @@ public final class MotionRecorder: Sendable {
   public let source: any MotionSource
   /// Keep the source's timestamps instead of starting at 0 at the first sample.
   public let absoluteTime: Bool
+  /// The clock the recording's duration is measured on, and its manager's: sample arrivals and
+  /// the retries after transient source errors run on it.
+  public let clock: MonotonicClock
   private let sleep: @Sendable (Double) async throws -> Void
 
   private struct Control {
@@ -70,6 +73,7 @@ public final class MotionRecorder: Sendable {
   ) {
     self.source = source
     self.absoluteTime = absoluteTime
+    self.clock = clock
     sleep = { seconds in try await clock.sleep(until: clock.now() + min(max(seconds, 0), 1e9)) }
   }
 
@@ -106,7 +110,7 @@ public final class MotionRecorder: Sendable {
     progressInterval: Double = 0.25, progress: @escaping @Sendable (Int) -> Void = { _ in },
     sourceErrors: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(RecordingError) -> Result {
-    let manager = MotionManager(source: source)
+    let manager = MotionManager(source: source, clock: clock)
     manager.sourceErrorHandler = { e in sourceErrors(e.sourceMessage ?? e.message) }
     let samples = manager.imuSamples(capacity: 65_536)
     let alreadyStopped = control.withLock { c in

@@ -406,3 +406,16 @@ private actor Core {
       node, configuration: configuration, system: discovery.system, io: io)
   }
 }
+
+/// A live source that reads a device's own input events and hands them, as read, to a consumer
+/// before it decodes them (``EvdevSource``): an evemu recording keeps the device's events, not
+/// the samples decoded from them, so a replay decodes to the same samples.
+public protocol InputEventTapping: MotionSource {
+  /// Sets (or with `nil` removes) the consumer of the raw events: called with the node's
+  /// description and each batch of events, in order, before the samples they make.
+  ///
+  /// - Parameter tap: The consumer; it must not block.
+  func setEventTap(_ tap: (@Sendable (EvdevDeviceDescription, [EvdevEvent]) -> Void)?)
+}
+
+extension EvdevSource: InputEventTapping {}

@@ -177,6 +177,11 @@ public final class IIOSource: MotionSource {
   /// fix), or `nil`.
   public var fallbackReason: String? { status.state.withLock { $0.fallbackReason } }
 
+  /// `polling sysfs because buffered reads failed: REASON` once ``fallbackReason`` is known.
+  public var fallbackNote: String? {
+    fallbackReason.map { "polling sysfs because buffered reads failed: \($0)" }
+  }
+
   /// Returns the next sample, waiting for it.
   ///
   /// - Returns: The next `.sample`; never `nil` (a live source does not end).

@@ -1,4 +1,5 @@
 import SwellMotion
+import SwellTime
 
 /// A live motion source named in one word: `iio`, `iio:NAME`, `udp:PORT`, `phone:URL` or
 /// `evdev[:NAME|PATH]`, as a
@@ -94,26 +95,30 @@ public enum LiveSourceSpec: Hashable, Sendable {
 
   /// Opens the source.
   ///
-  /// - Parameter settings: The settings of each kind of source (only this kind's are used).
+  /// - Parameters:
+  ///   - settings: The settings of each kind of source (only this kind's are used).
+  ///   - clock: The clock the source polls, times out, reconnects and maps device timestamps
+  ///     on (default: the system's monotonic clock): the same instance as the manager's, so a
+  ///     session runs on one clock.
   /// - Returns: The source; nothing is read before its first `next()` (a UDP socket is bound).
   /// - Throws: ``LiveSourceError``: a malformed setting (a usage mistake), or a source that
   ///   cannot be opened (no sensor, a port in use).
-  public func open(_ settings: LiveSourceSettings = LiveSourceSettings()) throws(LiveSourceError)
-    -> any MotionSource
-  {
+  public func open(
+    _ settings: LiveSourceSettings = LiveSourceSettings(), clock: MonotonicClock = .continuous
+  ) throws(LiveSourceError) -> any MotionSource {
     switch self {
     case .iio(let device):
       var c = settings.iio
       c.deviceName = device
       do {
-        return try IIOSource(configuration: c)
+        return try IIOSource(configuration: c, clock: clock)
       } catch {
         throw LiveSourceError(error.message, isUsage: false)
       }
     case .udp(let port):
       do {
         return try UDPMotionSource(
-          port: port, address: settings.udpAddress, format: settings.udpFormat)
+          port: port, address: settings.udpAddress, format: settings.udpFormat, clock: clock)
       } catch {
         throw LiveSourceError(error.message, isUsage: false)
       }
@@ -121,11 +126,11 @@ public enum LiveSourceSpec: Hashable, Sendable {
       var c = PhyphoxConfiguration(address: address)
       c.buffers = settings.phyphoxBuffers
       c.pollInterval = settings.phyphoxPollInterval
-      return PhyphoxSource(configuration: c)
+      return PhyphoxSource(configuration: c, clock: clock)
     case .dsu(let host, let port, let slot):
       do {
         return try DSUClientSource(
-          configuration: DSUClientConfiguration(host: host, port: port, slot: slot))
+          configuration: DSUClientConfiguration(host: host, port: port, slot: slot), clock: clock)
       } catch {
         throw LiveSourceError(error.message, isUsage: false)
       }
@@ -133,7 +138,7 @@ public enum LiveSourceSpec: Hashable, Sendable {
       var c = settings.evdev
       c.device = device
       do {
-        return try EvdevSource(configuration: c)
+        return try EvdevSource(configuration: c, clock: clock)
       } catch {
         throw LiveSourceError(error.message, isUsage: false)
       }

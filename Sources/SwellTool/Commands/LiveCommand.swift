@@ -6,6 +6,7 @@ import SwellMotion
 import SwellRender
 import SwellScenes
 import SwellSensors
+import SwellTime
 import SwellWaves
 
 /// `swell live SCENE`: shows a scene live in an SDL window paced at the display's refresh rate
@@ -173,12 +174,14 @@ struct LiveCommand: TypedToolCommand {
   static func makeFeed(
     _ spec: String, loop: Bool = false, sensors: LiveSensorOptionGroup = .init(),
     referenceFrame: AttitudeReferenceFrame = .xArbitraryZVertical,
-    calibrationStore: GyroscopeCalibrationStore? = nil
+    calibrationStore: GyroscopeCalibrationStore? = nil, clock: MonotonicClock = .continuous
   ) throws -> any SceneMotionFeed {
+    // One clock instance: the source's, the manager's, and (through the feed) the live loop's.
     try SceneMotionInput.liveFeed(
-      spec, loops: loop, referenceFrame: referenceFrame, calibrationStore: calibrationStore
+      spec, loops: loop, referenceFrame: referenceFrame, calibrationStore: calibrationStore,
+      clock: clock
     ) {
-      LiveSourceSpec.names($0) ? try sensors.open($0) : nil
+      LiveSourceSpec.names($0) ? try sensors.open($0, clock: clock) : nil
     }
   }
 }

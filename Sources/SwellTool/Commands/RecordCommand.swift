@@ -3,6 +3,7 @@ import SwellMotion
 import SwellRecordings
 import SwellRender
 import SwellSensors
+import SwellTime
 import Synchronization
 
 /// `swell record`: records a live motion source to a raw IMU CSV.
@@ -95,7 +96,7 @@ struct RecordCommand: TypedToolCommand {
     let evemu = isEvemu(output) ? try EvemuStreamWriter(url: url) : nil
     let writer: any RecordingSink = try evemu ?? RawIMUCSV.StreamWriter(url: url)
     let source = try o.sensors.open(o.source ?? "")
-    if let evemu, let evdev = source as? EvdevSource {
+    if let evemu, let evdev = source as? any InputEventTapping {
       evdev.setEventTap { description, events in
         evemu.write(description: description, events: events)
       }
@@ -117,18 +118,15 @@ struct RecordCommand: TypedToolCommand {
     }
     defer { OutputFiles.interceptNextSignal(nil) }
     let noted = Atomic<Bool>(false)
-    let start = ContinuousClock.now
+    let start = recorder.clock.now()
     let result = try recorder.record(
       to: writer, duration: duration, sampleLimit: o.samples,
       progress: { count in
-        if let reason = (source as? IIOSource)?.fallbackReason,
-          !noted.exchange(true, ordering: .relaxed)
-        {
-          console.err(
-            "swell record: note: polling sysfs because buffered reads failed: \(reason)\n")
+        if let note = source.fallbackNote, !noted.exchange(true, ordering: .relaxed) {
+          console.err("swell record: note: \(note)\n")
         }
         if console.isInteractive {
-          let elapsed = (ContinuousClock.now - start).components.seconds
+          let elapsed = Int(recorder.clock.now() - start)
           console.err("\rrecording \(source.name): \(elapsed) s, \(count) samples   ")
         }
       },

@@ -1,6 +1,7 @@
 import Foundation
 import SwellPlayback
 import SwellRender
+import SwellTime
 
 /// `swell render` and `swell demo` write a scene offline through SwellPlayback's `SceneExport`:
 /// this is the tool's side of it, the progress line and the summary.
@@ -17,11 +18,11 @@ enum SceneExportRun {
   static func run(_ export: SceneExport, console: Console, label: String) throws -> (
     report: SceneExport.Report, seconds: Double
   ) {
-    let clock = ContinuousClock()
-    let started = clock.now
+    let clock = MonotonicClock.continuous
+    let started = clock.now()
     let report = try ProgressLine.showing(console: console, label: label) {
       try export.run(progress: $0)
     }
-    return (report, ProgressLine.seconds(started.duration(to: clock.now)))
+    return (report, clock.now() - started)
   }
 }

@@ -152,9 +152,8 @@ enum SceneLoader {
     let scene = try BuiltInScenes.load(name, options: options)
     // Keys of a scene file that Swell does not know (a misspelt optional key is otherwise
     // ignored) are warned about; `swell scene check --strict` makes them errors.
-    if let file = scene as? FileScene,
-      let text = SceneFileCheck(scene: file, contentsOf: URL(fileURLWithPath: name))
-        .unknownKeysText(name: UntrustedText.clipped(name))
+    if let check = SceneFileCheck(loaded: scene, contentsOf: URL(fileURLWithPath: name)),
+      let text = check.unknownKeysText(name: UntrustedText.clipped(name))
     {
       let line = "swell: warning: \(text); ignored (see 'swell scene check')"
       FileHandle.standardError.write(Data(UntrustedText.escaped(line).utf8 + [10]))

@@ -7,6 +7,7 @@ import SwellRecordings
 import SwellRender
 import SwellScenes
 import SwellSensors
+import SwellTime
 import SwellWaves
 
 /// What changes a scene (canvas, orientation, rule, response, Reduce Motion), declared once for
@@ -308,13 +309,15 @@ struct LiveSensorOptionGroup: ParsableOptionGroup {
 
   /// Parses and opens a source with these options.
   ///
-  /// - Parameter word: `iio[:NAME]`, `udp:PORT` or `phone:URL`.
+  /// - Parameters:
+  ///   - word: `iio[:NAME]`, `udp:PORT` or `phone:URL`.
+  ///   - clock: The session's clock (the manager's and the live loop's).
   /// - Returns: The source.
   /// - Throws: ``UsageError`` for a malformed word or options that do not apply;
   ///   `LiveSourceError` when the source cannot be opened.
-  func open(_ word: String) throws -> any MotionSource {
+  func open(_ word: String, clock: MonotonicClock = .continuous) throws -> any MotionSource {
     let spec = try spec(word)
-    return try spec.open(try resolvedSettings())
+    return try spec.open(try resolvedSettings(), clock: clock)
   }
 
   /// The settings with `--input-axes` read: its axes replace what the node reports.
