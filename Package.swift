@@ -12,6 +12,7 @@ let package = Package(
     // MARK: Public API: one library per module, and the umbrella that imports them all
     .library(name: "SwellGeometry", targets: ["SwellGeometry"]),
     .library(name: "SwellTime", targets: ["SwellTime"]),
+    .library(name: "SwellFiles", targets: ["SwellFiles"]),
     .library(name: "SwellMotion", targets: ["SwellMotion"]),
     .library(name: "SwellEvdev", targets: ["SwellEvdev"]),
     .library(name: "SwellRecordings", targets: ["SwellRecordings"]),
@@ -50,7 +51,7 @@ let package = Package(
     .target(name: "SwellTime"),
     // Output paths, atomic replacement and the registry of unfinished files, shared by the
     // motion writers and the renderer's sinks (package access only: no public API).
-    .target(name: "SwellFiles"),
+    .target(name: "SwellFiles", dependencies: ["SwellTime"]),
     // The motion core: samples, device motion, fusion, the manager, sources, scripts.
     .target(name: "SwellMotion", dependencies: ["SwellGeometry", "SwellTime", "SwellFiles"]),
     // Linux evdev motion-sensor events: descriptions, decoding into samples, evemu recordings.
@@ -106,7 +107,7 @@ let package = Package(
     .target(
       name: "Swell",
       dependencies: [
-        "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellRecordings",
+        "SwellGeometry", "SwellTime", "SwellFiles", "SwellMotion", "SwellEvdev", "SwellRecordings",
         "SwellEvaluation", "SwellSensors", "SwellLayers", "SwellEffects", "SwellWaves",
         "SwellCairo", "SwellRender", "SwellScenes", "SwellPlayback", "SwellLiveLoop", "SwellLive",
         "SwellDesktop",
@@ -129,7 +130,7 @@ let package = Package(
         "SwellGeometry", "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellSensors",
         "SwellLayers", "SwellEffects", "SwellWaves", "SwellRender", "SwellScenes", "SwellPlayback",
         "SwellLive", "SwellBenchmarks", "SwellCommandLine", "SwellVersion", "SwellEvdev",
-        "SwellTime", "SwellDesktop",
+        "SwellTime", "SwellFiles", "SwellDesktop",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "swell", dependencies: ["SwellTool"]),

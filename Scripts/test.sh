@@ -23,6 +23,15 @@ if ldd Examples/MotionOnly/.build/debug/motion-only | grep -E "libSDL2|libcairo|
   echo "test.sh: the motion-only example links SDL2, Cairo or zlib" >&2
   exit 1
 fi
+# Ctrl-C cleanup without the renderer: SIGINT while a file is being written leaves nothing.
+motion_out=$(mktemp -d)
+status=0
+Examples/MotionOnly/.build/debug/motion-only --interrupt-while-writing "$motion_out" || status=$?
+if [ "$status" -ne 130 ] || [ -n "$(ls -A "$motion_out")" ]; then
+  echo "test.sh: motion-only's SIGINT cleanup: exit $status, left: $(ls -A "$motion_out")" >&2
+  exit 1
+fi
+rm -rf "$motion_out"
 echo "== examples: a host with a display of its own runs the live loop (SwellLiveLoop alone)"
 # Examples/LoopOnly runs LiveLoop on its own display and manual clock: it must link no SDL2.
 swift build --package-path Examples/LoopOnly -Xswiftc -warnings-as-errors

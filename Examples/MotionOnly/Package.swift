@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// A program that needs device motion only: it depends on the SwellMotion product alone, so it
-// compiles neither the renderer nor the live window and links neither Cairo nor SDL2.
+// A program that needs device motion only: it depends on the SwellMotion and SwellFiles products
+// alone (motion, and its files cleaned up on Ctrl-C), so it compiles neither the renderer nor the
+// live window and links neither Cairo nor SDL2.
 
 import PackageDescription
 
@@ -10,7 +11,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "motion-only",
-      dependencies: [.product(name: "SwellMotion", package: "Swell")])
+      dependencies: [
+        .product(name: "SwellMotion", package: "Swell"),
+        .product(name: "SwellFiles", package: "Swell"),
+      ])
   ],
   swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@
 @_exported import SwellEffects
 @_exported import SwellEvaluation
 @_exported import SwellEvdev
+@_exported import SwellFiles
 @_exported import SwellGeometry
 @_exported import SwellLayers
 @_exported import SwellLive

@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// One output of the package written so that a failed or interrupted run leaves no partial file:
+/// One output of the public written so that a failed or interrupted run leaves no partial file:
 /// the core of every writer (SwellMotion's `AtomicFileWriter`, SwellRender's `OutputFile`), which
 /// turn its ``Failure`` into their own errors.
 ///
@@ -18,12 +18,13 @@ import Foundation
 /// - a special destination (`-`, a FIFO, a character device, a link to one) is never replaced:
 ///   it is written in place or through a spool, as ``SpecialDestinations`` says.
 ///
-/// Every temporary file is in ``UnfinishedOutputs`` until it is renamed or removed. Dropped
+/// Every temporary file is in the registry of unfinished outputs until it is renamed or removed
+/// (``OutputFiles/removeUnfinishedFiles()`` removes it on a signal). Dropped
 /// without a commit (an error, an early return), the output removes its temporary file.
-package final class AtomicOutput {
+public final class AtomicOutput {
   /// How a special destination (`-`, a FIFO, a character device, a link to one) receives the
   /// bytes.
-  package enum SpecialDestinations: Sendable {
+  public enum SpecialDestinations: Sendable {
     /// Opened when the output is created (a FIFO waits for its reader there) and written as the
     /// bytes come: rows reach a pipe while a long run goes on, and what was written before a
     /// failure or a ``discard()`` has already been sent.
@@ -36,7 +37,7 @@ package final class AtomicOutput {
 
   /// Why an output could not be created, written or committed. Each case that comes from the
   /// system carries its `errno`.
-  package enum Failure: Error, Equatable, Sendable {
+  public enum Failure: Error, Equatable, Sendable {
     /// The path names a folder (directly, through a symbolic link, or ending in `/`).
     case namesFolder
     /// The destination's folder cannot be reached (`stat` failed with `code`).
@@ -54,12 +55,12 @@ package final class AtomicOutput {
   }
 
   /// The destination path, as given (`-` for standard output).
-  package let path: String
+  public let path: String
   /// Where ``path`` leads.
-  package let destination: OutputDestination
+  public let destination: OutputDestination
   /// The temporary file renamed to (or copied into) the destination by ``commit()``; `nil` for
   /// a special destination written in place.
-  package let temporaryPath: String?
+  public let temporaryPath: String?
   private var descriptor: Int32
   private var isFinished = false
 
@@ -71,7 +72,7 @@ package final class AtomicOutput {
   ///   - specialDestinations: How a special destination is written.
   /// - Throws: ``Failure`` when the path names a folder, its folder is missing or not a folder,
   ///   the temporary file cannot be created or the special destination cannot be opened.
-  package init(path: String, specialDestinations: SpecialDestinations) throws(Failure) {
+  public init(path: String, specialDestinations: SpecialDestinations) throws(Failure) {
     self.path = path
     do {
       destination = try OutputDestination.resolve(path)
@@ -122,7 +123,7 @@ package final class AtomicOutput {
   /// - Parameter bytes: The bytes; none is always accepted.
   /// - Throws: ``Failure/closed`` after ``closeDescriptor()``, ``commit()`` or ``discard()``;
   ///   ``Failure/io(code:)`` when the write fails (a full disk, a closed pipe).
-  package func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     guard !bytes.isEmpty else { return }
     guard descriptor >= 0 else { throw .closed }
     let code = writeAll(descriptor, bytes)
@@ -133,7 +134,7 @@ package final class AtomicOutput {
   /// (ffmpeg); does nothing when it is closed.
   ///
   /// - Throws: ``Failure/io(code:)`` when the system reports a delayed write error.
-  package func closeDescriptor() throws(Failure) {
+  public func closeDescriptor() throws(Failure) {
     guard descriptor >= 0 else { return }
     let result = close(descriptor)
     let code = errno
@@ -148,7 +149,7 @@ package final class AtomicOutput {
   /// - Throws: ``Failure`` when the close, the copy or the rename fails; the output is discarded
   ///   then (its temporary file removed). An interrupted close of a destination written in place
   ///   (`EINTR`) is not a failure: the descriptor is closed.
-  package func commit() throws(Failure) {
+  public func commit() throws(Failure) {
     guard !isFinished else { return }
     do throws(Failure) {
       if let temporaryPath {
@@ -197,7 +198,7 @@ package final class AtomicOutput {
 
   /// Closes the output and removes its temporary file; does nothing once committed or
   /// discarded. Bytes already written to a special destination in place stay written.
-  package func discard() {
+  public func discard() {
     guard !isFinished else { return }
     isFinished = true
     if descriptor >= 0 { close(descriptor) }

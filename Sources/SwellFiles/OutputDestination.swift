@@ -8,8 +8,8 @@ import Synchronization
 #endif
 
 /// Where an output path really leads, decided before anything is written (`docs/limits.md`,
-/// "Outputs"). Shared by every writer of the package (recordings, traces, device motion, frames
-/// and videos), which turn its failures into their own errors:
+/// "Outputs"). Shared by every writer of Swell (recordings, traces, device motion, frames and
+/// videos), which turn its failures into their own errors:
 ///
 /// - `-` is standard output;
 /// - a FIFO, a character device or a socket, or a symbolic link to one (`/dev/stdout` when
@@ -19,7 +19,7 @@ import Synchronization
 /// - a symbolic link to a regular file keeps the link: the target is replaced atomically;
 /// - anything else (a regular file, a new name) is written to a temporary file in its folder and
 ///   renamed into place.
-package enum OutputDestination: Equatable, Sendable {
+public enum OutputDestination: Equatable, Sendable {
   /// This process's standard output.
   case standardOutput
   /// A special file written in place; `truncate` for a regular file reached through `/dev` or
@@ -29,14 +29,14 @@ package enum OutputDestination: Equatable, Sendable {
   case replace(path: String)
 
   /// The path names a folder (directly or through a symbolic link).
-  package struct NamesFolder: Error, Hashable, Sendable {}
+  public struct NamesFolder: Error, Hashable, Sendable {}
 
   /// Decides where `path` leads.
   ///
   /// - Parameter path: The output path as given (`-` for standard output).
   /// - Returns: The destination.
   /// - Throws: ``NamesFolder`` when the path names a folder.
-  package static func resolve(_ path: String) throws(NamesFolder) -> OutputDestination {
+  public static func resolve(_ path: String) throws(NamesFolder) -> OutputDestination {
     if path == "-" { return .standardOutput }
     var link = stat()
     guard lstat(path, &link) == 0 else { return .replace(path: path) }
@@ -79,7 +79,7 @@ package enum OutputDestination: Equatable, Sendable {
   ///
   /// - Returns: A descriptor the caller closes, or -1 with `errno` set (always -1 for
   ///   ``replace(path:)``, which is written through a temporary file instead).
-  package func openStream() -> Int32 {
+  public func openStream() -> Int32 {
     switch self {
     case .standardOutput: return fcntl(1, F_DUPFD_CLOEXEC, 3)
     case .stream(let path, let truncate):
@@ -134,6 +134,9 @@ package enum UnfinishedOutputs {
 
   /// Forgets a temporary file (renamed or removed).
   package static func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
+
+  /// Whether a temporary file is recorded.
+  package static func contains(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
 
   /// Records an encoder process (ffmpeg) writing a temporary file.
   package static func insertEncoder(_ pid: Int32) { _ = encoders.withLock { $0.insert(pid) } }

@@ -1,6 +1,7 @@
 import Foundation
 @_exported import SwellCommandLine
 import SwellEffects
+import SwellFiles
 import SwellMotion
 import SwellRender
 import SwellScenes

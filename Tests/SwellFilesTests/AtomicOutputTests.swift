@@ -186,3 +186,41 @@ struct AtomicOutputTests {
     #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
   }
 }
+
+@Suite("The registry of unfinished outputs (OutputFiles)")
+struct OutputFilesRegistryTests {
+  @Test("an output's temporary file is registered until it is committed or discarded")
+  func outputsRegister() throws {
+    let folder = try freshFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let committed = try AtomicOutput(path: folder + "/a.csv", specialDestinations: .spooled)
+    let kept = try #require(committed.temporaryPath)
+    #expect(OutputFiles.isRegistered(temporaryFile: kept))
+    try committed.commit()
+    #expect(!OutputFiles.isRegistered(temporaryFile: kept))
+    let discarded = try AtomicOutput(path: folder + "/b.csv", specialDestinations: .spooled)
+    let dropped = try #require(discarded.temporaryPath)
+    #expect(OutputFiles.isRegistered(temporaryFile: dropped))
+    discarded.discard()
+    #expect(!OutputFiles.isRegistered(temporaryFile: dropped))
+    #expect(try names(in: folder) == ["a.csv"])
+  }
+
+  @Test("a program's own temporary file is removed with the rest until it is forgotten")
+  func ownFiles() throws {
+    let folder = try freshFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let own = folder + "/.own.tmp"
+    let forgotten = folder + "/.forgotten.tmp"
+    for path in [own, forgotten] {
+      #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+      OutputFiles.register(temporaryFile: path)
+    }
+    OutputFiles.forget(temporaryFile: forgotten)
+    #expect(!OutputFiles.isRegistered(temporaryFile: forgotten))
+    // Removing every unfinished file removes the registered one, not the forgotten one.
+    OutputFiles.removeUnfinishedFiles()
+    #expect(try names(in: folder) == [".forgotten.tmp"])
+    #expect(!OutputFiles.isRegistered(temporaryFile: own))
+  }
+}

@@ -119,14 +119,3 @@ final class OutputFile {
     }
   }
 }
-
-/// The temporary files of the outputs this process is writing (every Swell writer's: frames,
-/// videos, traces, recordings, device motion), and the encoder processes writing them: the one
-/// public handle on SwellFiles' registry of unfinished files.
-public enum OutputFiles {
-  /// Removes the temporary file of every output in progress in this process (for a signal
-  /// handler: an interrupted render leaves no hidden `.NAME.swell-PID-*.tmp` behind), after
-  /// killing the encoder processes writing them. Safe to call from any thread; the sinks' later
-  /// writes fail. (The same registry holds the temporary files of SwellMotion's writers.)
-  public static func removeUnfinishedFiles() { UnfinishedOutputs.removeAll() }
-}

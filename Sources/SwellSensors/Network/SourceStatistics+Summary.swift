@@ -30,7 +30,7 @@ extension LiveSourceSpec {
   /// One line on what a source skipped, or `nil` for a source that skipped nothing or keeps no
   /// statistics.
   ///
-  /// - Parameter source: A source opened by ``open(_:)``.
+  /// - Parameter source: A source opened by ``open(_:clock:)``.
   /// - Returns: The line.
   public static func skippedSummary(of source: any MotionSource) -> String? {
     if let udp = source as? UDPMotionSource { return udp.statistics.skippedSummary }

@@ -1,4 +1,5 @@
 import Foundation
+import SwellFiles
 import SwellMotion
 import SwellRecordings
 import SwellRender

@@ -3,9 +3,27 @@
 // CMMotionManager's updates. Prints the number of updates each sequence delivers.
 //
 //   swift run --package-path Examples/MotionOnly motion-only
+//   motion-only --interrupt-while-writing FOLDER
+//
+// The second form shows Ctrl-C cleanup without the renderer: it starts writing FOLDER/motion.csv,
+// interrupts itself with SIGINT, and SwellFiles' signal cleanup removes the unfinished file and
+// exits with 130, leaving FOLDER as it was.
 
 import Foundation
+import SwellFiles
 import SwellMotion
+
+let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "--interrupt-while-writing" {
+  OutputFiles.installSignalCleanup(programName: "motion-only")
+  let writer = try AtomicFileWriter(url: URL(fileURLWithPath: arguments[2] + "/motion.csv"))
+  try writer.write("timestamp,x,y,z\n")
+  print("writing \(arguments[2])/motion.csv")
+  fflush(stdout)
+  kill(getpid(), SIGINT)
+  // The signal's watcher thread removes the temporary file and exits the process.
+  while true { sleep(1) }
+}
 
 // Every fused sample of scripted motion, and the tilt of the device from its gravity.
 let script = try MotionScript(parsing: "hold 0.5s; tilt 30deg right over 1s; hold 0.5s")

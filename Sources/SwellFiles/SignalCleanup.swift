@@ -1,4 +1,5 @@
 import Foundation
+import SwellTime
 import Synchronization
 
 /// The write end of the self-pipe the signal handler writes to (set once, before any handler is
@@ -77,9 +78,7 @@ extension OutputFiles {
       if n < 0 && errno == EINTR { continue }
       guard n == 1 else { return }
       let signal = Int32(byte)
-      var now = timespec()
-      clock_gettime(CLOCK_MONOTONIC, &now)
-      let seconds = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+      let seconds = MonotonicClock.continuous.now()
       if let last = intercepted, last.signal == signal, seconds - last.at < 0.05 { continue }
       let handler = interceptor.withLock { h in
         defer { h = nil }
