@@ -5,8 +5,10 @@ import SwellTestSupport
 import Testing
 
 @Suite("Image surfaces")
-struct ImageSurfaceTests {
-  @Test func newImageIsTransparentWithPackedRows() throws {
+private struct ImageSurfaceTests {
+  @Test("new image is transparent with packed rows") func newImageIsTransparentWithPackedRows()
+    throws
+  {
     let image = try ImageSurface(pixelWidth: 37, pixelHeight: 5)
     #expect(image.bytesPerRow == 37 * 4)
     #expect(image.pixel(x: 0, y: 0) == .transparent)
@@ -15,14 +17,14 @@ struct ImageSurfaceTests {
     #expect(image.pixel(x: 0, y: -1) == nil)
   }
 
-  @Test(arguments: [(0, 10), (10, 0), (-1, 5), (40_000, 2)])
+  @Test("rejects bad image sizes", arguments: [(0, 10), (10, 0), (-1, 5), (40_000, 2)])
   func rejectsBadImageSizes(width: Int, height: Int) {
     #expect(throws: CairoError.invalidSize) {
       _ = try ImageSurface(pixelWidth: width, pixelHeight: height)
     }
   }
 
-  @Test func drawsStraightIntoBorrowedMemory() throws {
+  @Test("draws straight into borrowed memory") func drawsStraightIntoBorrowedMemory() throws {
     let stride = 12 * 4 + 16
     let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * 6, alignment: 16)
     defer { memory.deallocate() }
@@ -44,7 +46,7 @@ struct ImageSurfaceTests {
     }
   }
 
-  @Test func pixelsArePremultiplied() throws {
+  @Test("pixels are premultiplied") func pixelsArePremultiplied() throws {
     let (image, cr) = try makeImage(4, 4)
     cr.setSourceRGBA(red: 1, green: 0.5, blue: 0, alpha: 0.5)
     cr.paint()
@@ -55,7 +57,8 @@ struct ImageSurfaceTests {
     #expect(p.blue == 0)
   }
 
-  @Test func writtenBytesAreSeenByCairoAndClearReplacesEverything() throws {
+  @Test("written bytes are seen by Cairo and clear replaces everything")
+  func writtenBytesAreSeenByCairoAndClearReplacesEverything() throws {
     let (image, cr) = try makeImage(2, 2)
     image.withUnsafeMutableBytes { bytes in
       let words: [UInt32] = [
@@ -77,7 +80,7 @@ struct ImageSurfaceTests {
     #expect(p.red == 0 && p.green == 0 && abs(Int(p.blue) - 128) <= 1 && p.blue == p.alpha)
   }
 
-  @Test func pixelWordsAndText() {
+  @Test("pixel words and text") func pixelWordsAndText() {
     let p = Pixel(argb: 0x8040_2010)
     #expect(p == Pixel(red: 0x40, green: 0x20, blue: 0x10, alpha: 0x80))
     #expect(p.argb == 0x8040_2010)
@@ -87,8 +90,8 @@ struct ImageSurfaceTests {
 }
 
 @Suite("Cairo contexts")
-struct CairoContextTests {
-  @Test func solidRectangleLandsOnItsPixels() throws {
+private struct CairoContextTests {
+  @Test("solid rectangle lands on its pixels") func solidRectangleLandsOnItsPixels() throws {
     let (image, cr) = try makeImage()
     cr.setSourceRGBA(red: 1, green: 0, blue: 0, alpha: 1)
     cr.rectangle(x: 20, y: 30, width: 10, height: 5)
@@ -105,7 +108,8 @@ struct CairoContextTests {
     }
   }
 
-  @Test func rotationByQuarterTurnIsClockwiseOnScreen() throws {
+  @Test("rotation by quarter turn is clockwise on screen")
+  func rotationByQuarterTurnIsClockwiseOnScreen() throws {
     let (image, cr) = try makeImage()
     cr.translate(x: 50, y: 50)
     cr.rotate(radians: .pi / 2)
@@ -122,7 +126,8 @@ struct CairoContextTests {
     #expect(isApproximatelyEqual(device.y, 70, absolute: 1e-9))
   }
 
-  @Test func concatenateAppliesTheMatrixBeforeTheCurrentTransform() throws {
+  @Test("concatenate applies the matrix before the current transform")
+  func concatenateAppliesTheMatrixBeforeTheCurrentTransform() throws {
     let (_, cr) = try makeImage()
     let m = CairoMatrix(xx: cos(0.3), yx: sin(0.3), xy: -sin(0.3), yy: cos(0.3), x0: 7, y0: -2)
     try cr.concatenate(m)
@@ -139,7 +144,8 @@ struct CairoContextTests {
     #expect(cr.matrix == .identity)
   }
 
-  @Test func singularTransformIsRejectedWithoutBreakingTheContext() throws {
+  @Test("singular transform is rejected without breaking the context")
+  func singularTransformIsRejectedWithoutBreakingTheContext() throws {
     let (image, cr) = try makeImage(10, 10)
     #expect(throws: CairoError.invalidMatrix) { try cr.scale(x: 0, y: 1) }
     #expect(throws: CairoError.invalidMatrix) {
@@ -156,7 +162,8 @@ struct CairoContextTests {
     #expect(image.pixel(x: 5, y: 5) == .opaqueRed)
   }
 
-  @Test func saveAndRestoreBracketTheTransformAndClip() throws {
+  @Test("save and restore bracket the transform and clip")
+  func saveAndRestoreBracketTheTransformAndClip() throws {
     let (image, cr) = try makeImage(20, 20)
     cr.withSavedState {
       cr.translate(x: 5, y: 5)
@@ -170,7 +177,7 @@ struct CairoContextTests {
     #expect(image.pixel(x: 19, y: 19) == .opaqueGreen)
   }
 
-  @Test func clipLimitsPaintingUntilReset() throws {
+  @Test("clip limits painting until reset") func clipLimitsPaintingUntilReset() throws {
     let (image, cr) = try makeImage(20, 20)
     cr.rectangle(x: 5, y: 5, width: 10, height: 10)
     cr.clip()
@@ -185,7 +192,8 @@ struct CairoContextTests {
     #expect(cr.clipExtents == CairoRect(x: 0, y: 0, width: 20, height: 20))
   }
 
-  @Test func groupOpacityDoesNotLetOverlapsShowThrough() throws {
+  @Test("group opacity does not let overlaps show through")
+  func groupOpacityDoesNotLetOverlapsShowThrough() throws {
     let (image, cr) = try makeImage(30, 10)
     cr.withGroup(opacity: 0.5) {
       cr.setSourceRGBA(red: 1, green: 0, blue: 0, alpha: 1)
@@ -210,7 +218,9 @@ struct CairoContextTests {
     #expect(abs(Int(blended.alpha) - 191) <= 1)
   }
 
-  @Test func groupIsDiscardedWhenItsDrawingThrows() throws {
+  @Test("group is discarded when its drawing throws") func groupIsDiscardedWhenItsDrawingThrows()
+    throws
+  {
     struct Failure: Error {}
     let (image, cr) = try makeImage(4, 4)
     #expect(throws: Failure.self) {
@@ -227,7 +237,8 @@ struct CairoContextTests {
     #expect(image.pixel(x: 1, y: 1) == .opaqueBlack)
   }
 
-  @Test func verticalGradientInterpolatesAndPads() throws {
+  @Test("vertical gradient interpolates and pads") func verticalGradientInterpolatesAndPads() throws
+  {
     let (image, cr) = try makeImage(10, 100)
     cr.setSource(
       CairoLinearGradient(
@@ -248,7 +259,8 @@ struct CairoContextTests {
     #expect(image.pixel(x: 0, y: 37) == image.pixel(x: 9, y: 37))
   }
 
-  @Test func gradientWithoutPaddingIsTransparentBeyondItsEnds() throws {
+  @Test("gradient without padding is transparent beyond its ends")
+  func gradientWithoutPaddingIsTransparentBeyondItsEnds() throws {
     let (image, cr) = try makeImage(4, 100)
     cr.setSource(
       CairoLinearGradient(
@@ -262,7 +274,7 @@ struct CairoContextTests {
     #expect(image.pixel(x: 1, y: 50) == .opaqueRed)
   }
 
-  @Test func fillRulesDifferOnNestedSquares() throws {
+  @Test("fill rules differ on nested squares") func fillRulesDifferOnNestedSquares() throws {
     let (image, cr) = try makeImage(20, 20)
     func nestedSquares() {
       cr.rectangle(x: 0, y: 0, width: 20, height: 20)
@@ -282,7 +294,7 @@ struct CairoContextTests {
     #expect(image.pixel(x: 2, y: 2) == .opaqueBlack)
   }
 
-  @Test func strokeCoversHalfTheWidthEachSide() throws {
+  @Test("stroke covers half the width each side") func strokeCoversHalfTheWidthEachSide() throws {
     let (image, cr) = try makeImage(50, 50)
     cr.setSourceRGBA(red: 0, green: 0, blue: 0, alpha: 1)
     cr.lineWidth = 4
@@ -300,7 +312,9 @@ struct CairoContextTests {
     try cr.checkStatus()
   }
 
-  @Test func preservedPathsCanBeFilledThenStroked() throws {
+  @Test("preserved paths can be filled then stroked") func preservedPathsCanBeFilledThenStroked()
+    throws
+  {
     let (image, cr) = try makeImage(20, 20)
     cr.rectangle(x: 5, y: 5, width: 10, height: 10)
     cr.setSourceRGBA(red: 0, green: 1, blue: 0, alpha: 1)
@@ -314,7 +328,7 @@ struct CairoContextTests {
     #expect(image.pixel(x: 5, y: 10) == .opaqueBlack)
   }
 
-  @Test func settingsReadBackWhatWasSet() throws {
+  @Test("settings read back what was set") func settingsReadBackWhatWasSet() throws {
     let (_, cr) = try makeImage(2, 2)
     #expect(cr.antialias == .automatic)
     for value in [Antialias.none, .fast, .good, .best, .automatic] {
@@ -342,7 +356,7 @@ struct CairoContextTests {
     #expect(cr.lineWidth == 0)
   }
 
-  @Test func curvesAndPathExtents() throws {
+  @Test("curves and path extents") func curvesAndPathExtents() throws {
     let (image, cr) = try makeImage(40, 40)
     addCircle(cr, centerX: 20, centerY: 20, radius: 10)
     let extents = cr.pathExtents
@@ -354,7 +368,7 @@ struct CairoContextTests {
     #expect(image.pixel(x: 11, y: 11) == .transparent)  // outside the circle, inside its box
   }
 
-  @Test func imagesAsSourcesScaleWithUserSpace() throws {
+  @Test("images as sources scale with user space") func imagesAsSourcesScaleWithUserSpace() throws {
     let source = try ImageSurface(pixelWidth: 2, pixelHeight: 2)
     source.withUnsafeMutableBytes { bytes in
       let words: [UInt32] = [
@@ -391,7 +405,8 @@ struct CairoContextTests {
     #expect(image.pixel(x: 11, y: 10) == .opaqueGreen)
   }
 
-  @Test func randomRectanglesCoverExactlyTheirPixels() throws {
+  @Test("random rectangles cover exactly their pixels")
+  func randomRectanglesCoverExactlyTheirPixels() throws {
     let seed = UInt64.random(in: 0...UInt64.max)
     var rng = SplitMix64(seed: seed)
     for _ in 0..<50 {
@@ -415,7 +430,8 @@ struct CairoContextTests {
     }
   }
 
-  @Test func textIsMeasuredAndDrawnAtTheCurrentPoint() throws {
+  @Test("text is measured and drawn at the current point")
+  func textIsMeasuredAndDrawnAtTheCurrentPoint() throws {
     let (image, cr) = try makeImage(120, 40)
     cr.selectFont(family: "sans-serif", slant: .normal, weight: .bold)
     cr.setFontSize(20)
@@ -440,8 +456,9 @@ struct CairoContextTests {
 }
 
 @Suite("Cairo errors")
-struct CairoErrorTests {
-  @Test func codesMatchCairosHeaderAndTextIsCairos() throws {
+private struct CairoErrorTests {
+  @Test("codes match Cairo's header and text is Cairo's")
+  func codesMatchCairosHeaderAndTextIsCairos() throws {
     let pairs: [(CairoError, cairo_status_t)] = [
       (.noMemory, CAIRO_STATUS_NO_MEMORY), (.invalidRestore, CAIRO_STATUS_INVALID_RESTORE),
       (.invalidPopGroup, CAIRO_STATUS_INVALID_POP_GROUP),

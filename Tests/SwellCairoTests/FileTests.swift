@@ -3,8 +3,8 @@ import SwellCairo
 import Testing
 
 @Suite("PNG reading and writing")
-struct PNGTests {
-  @Test func memoryRoundTripKeepsEveryPixel() throws {
+private struct PNGTests {
+  @Test("memory round trip keeps every pixel") func memoryRoundTripKeepsEveryPixel() throws {
     let original = try renderTestPicture(scale: 2)
     let data = try original.pngData()
     #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -12,7 +12,7 @@ struct PNGTests {
     #expect(sameImage(original, decoded))
   }
 
-  @Test func fileRoundTripKeepsEveryPixel() throws {
+  @Test("file round trip keeps every pixel") func fileRoundTripKeepsEveryPixel() throws {
     let folder = try TemporaryFolder()
     let original = try renderTestPicture(scale: 1)
     let path = folder.file("picture.png")
@@ -28,7 +28,8 @@ struct PNGTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original.pngData())
   }
 
-  @Test func semiTransparentPixelsSurviveWithinRounding() throws {
+  @Test("semi transparent pixels survive within rounding")
+  func semiTransparentPixelsSurviveWithinRounding() throws {
     let (image, cr) = try makeImage(8, 8)
     cr.setSourceRGBA(red: 0.2, green: 0.6, blue: 1, alpha: 0.4)
     cr.paint()
@@ -36,14 +37,14 @@ struct PNGTests {
     #expect(sameImage(image, decoded, tolerance: 1))
   }
 
-  @Test func missingFileIsFileNotFound() throws {
+  @Test("missing file is file not found") func missingFileIsFileNotFound() throws {
     let folder = try TemporaryFolder()
     #expect(throws: CairoError.fileNotFound) {
       _ = try ImageSurface(contentsOfPNGFile: folder.file("absent.png"))
     }
   }
 
-  @Test func corruptOrShortPNGsAreRejected() throws {
+  @Test("corrupt or short PNGs are rejected") func corruptOrShortPNGsAreRejected() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("fake.png")
     try Data("not a png at all".utf8).write(to: URL(fileURLWithPath: path))
@@ -53,7 +54,8 @@ struct PNGTests {
     #expect(throws: CairoError.self) { _ = try ImageSurface(pngData: good.prefix(good.count / 2)) }
   }
 
-  @Test func writingIntoAMissingFolderIsAWriteError() throws {
+  @Test("writing into a missing folder is a write error")
+  func writingIntoAMissingFolderIsAWriteError() throws {
     let folder = try TemporaryFolder()
     let image = try ImageSurface(pixelWidth: 2, pixelHeight: 2)
     #expect(throws: CairoError.writeError) {
@@ -64,8 +66,9 @@ struct PNGTests {
 }
 
 @Suite("SVG and PDF surfaces")
-struct VectorSurfaceTests {
-  @Test func svgFileHasTheDrawingAndTheDocumentUnit() throws {
+private struct VectorSurfaceTests {
+  @Test("SVG file has the drawing and the document unit")
+  func svgFileHasTheDrawingAndTheDocumentUnit() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("picture.svg")
     let surface = try SVGSurface(path: path, width: 100, height: 80)
@@ -87,7 +90,8 @@ struct VectorSurfaceTests {
     #expect(cr.error == .surfaceFinished)
   }
 
-  @Test func streamedSVGArrivesInPiecesAndEndsAtFinish() throws {
+  @Test("streamed SVG arrives in pieces and ends at finish")
+  func streamedSVGArrivesInPiecesAndEndsAtFinish() throws {
     var bytes = Data()
     var pieces = 0
     let surface = try SVGSurface(width: 50, height: 40) { buffer in
@@ -107,7 +111,8 @@ struct VectorSurfaceTests {
     #expect(text.hasSuffix("</svg>\n"))
   }
 
-  @Test func aFailingStreamPutsTheSurfaceInTheWriteErrorState() throws {
+  @Test("a failing stream puts the surface in the write error state")
+  func aFailingStreamPutsTheSurfaceInTheWriteErrorState() throws {
     let surface = try SVGSurface(width: 10, height: 10) { _ in false }
     let cr = try CairoContext(surface: surface)
     cr.setSourceRGBA(red: 0, green: 0, blue: 0, alpha: 1)
@@ -116,7 +121,8 @@ struct VectorSurfaceTests {
     #expect(surface.error == .writeError)
   }
 
-  @Test func pdfHasOnePagePerShowPageWithItsOwnSize() throws {
+  @Test("PDF has one page per show page with its own size")
+  func pdfHasOnePagePerShowPageWithItsOwnSize() throws {
     var bytes = Data()
     let surface = try PDFSurface(width: 100, height: 80) { buffer in
       bytes.append(contentsOf: buffer)
@@ -142,7 +148,7 @@ struct VectorSurfaceTests {
     #expect(text.contains("/MediaBox [ 0 0 50 40 ]"))
   }
 
-  @Test func pdfFileIsWrittenAtFinish() throws {
+  @Test("PDF file is written at finish") func pdfFileIsWrittenAtFinish() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("doc.pdf")
     let surface = try PDFSurface(path: path, width: 72, height: 72)
@@ -155,7 +161,8 @@ struct VectorSurfaceTests {
     #expect(String(decoding: data.prefix(5), as: UTF8.self) == "%PDF-")
   }
 
-  @Test(arguments: [(0.0, 10.0), (10, -1), (.infinity, 10), (10, .nan)])
+  @Test(
+    "bad sizes are invalid size", arguments: [(0.0, 10.0), (10, -1), (.infinity, 10), (10, .nan)])
   func badSizesAreInvalidSize(width: Double, height: Double) {
     #expect(throws: CairoError.invalidSize) {
       _ = try SVGSurface(width: width, height: height) { _ in true }

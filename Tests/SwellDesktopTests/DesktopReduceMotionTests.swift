@@ -6,7 +6,7 @@ import Testing
 
 /// The desktop's Reduce Motion, read and followed over a private session bus with a fake portal.
 @Suite("desktop Reduce Motion over D-Bus (a private bus, a fake portal)")
-struct DesktopReduceMotionTests {
+private struct DesktopReduceMotionTests {
   static let appearance = "org.freedesktop.appearance"
   static let gnome = "org.gnome.desktop.interface"
 

@@ -6,7 +6,7 @@ import SwellMotion
 import Testing
 
 @Suite("parallax.js layers and tilt cards")
-struct ExtrasTests {
+private struct ExtrasTests {
   @Test("parallax layer: input · size · scalar/100, clamped to the limit, times depth, inverted")
   func parallaxEffect() {
     var e = ParallaxEffect(depth: 0.5, elementSize: Size(width: 400, height: 800))

@@ -20,7 +20,7 @@ private struct CountingEffect: MotionEffect {
 }
 
 @Suite("Hostile effect counts")
-struct HostileEffectsTests {
+private struct HostileEffectsTests {
   @Test("attaching 8,000 motion effects to one layer evaluates each effect once (linear time)")
   func manyEffectsAttachInLinearTime() {
     let layer = Layer()

@@ -57,7 +57,7 @@ private let cases: [InterpolationCase] = [
 ]
 
 @Suite("InterpolatingMotionEffect")
-struct InterpolatingMotionEffectTests {
+private struct InterpolatingMotionEffectTests {
   @Test("value = lerp(min, max, offset·0.5 + 0.5) for every value kind", arguments: cases)
   func everyKind(_ c: InterpolationCase) throws {
     for type in InterpolatingMotionEffect.EffectType.allCases {

@@ -9,7 +9,7 @@ private func number(_ layer: Layer, _ keyPath: String, at t: Double = 0) -> Doub
 }
 
 @Suite("Motion effects on layers")
-struct LayerMotionEffectTests {
+private struct LayerMotionEffectTests {
   @Test("values are added to presentation values only; center maps to position")
   func additiveOnPresentation() throws {
     let root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: 400, height: 800))

@@ -32,7 +32,7 @@ func interpolating(
 }
 
 @Suite("Custom effects and groups")
-struct MotionEffectGroupTests {
+private struct MotionEffectGroupTests {
   @Test(
     "the seed's custom effect returns center.y = 512·horizontal",
     arguments: [-1.0, -0.25, 0, 0.5, 1])

@@ -22,7 +22,7 @@ private func collecting(_ body: () -> Void) -> [MotionEffectProblem] {
 }
 
 @Suite("Motion effect validation")
-struct MotionEffectValidationTests {
+private struct MotionEffectValidationTests {
   @Test("a layer lists its key paths and their kinds; subclasses add their own")
   func supportedKeyPaths() {
     let layer = Layer()

@@ -18,7 +18,7 @@ private func still() -> ViewerOffsetEngine.Configuration {
 }
 
 @Suite("ViewerOffsetEngine")
-struct ViewerOffsetEngineTests {
+private struct ViewerOffsetEngineTests {
   @Test("the first sample is the neutral pose")
   func firstSampleNeutral() {
     var e = ViewerOffsetEngine()

@@ -7,7 +7,7 @@ import Testing
 /// same events one at a time gives, wherever the batches are cut (inside a frame, at a
 /// `SYN_DROPPED`, in the discarded span after it).
 @Suite("evdev decoding in batches")
-struct BatchDecodingTests {
+private struct BatchDecodingTests {
   /// A random stream of a DualSense node: frames with some axes changed, an `MSC_TIMESTAMP`
   /// before or after the axes or none, events of other types, empty frames, and `SYN_DROPPED`.
   private static func stream(seed: UInt64, frames: Int) -> [EvdevEvent] {

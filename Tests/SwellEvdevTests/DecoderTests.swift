@@ -6,7 +6,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("evdev motion decoder")
-struct DecoderTests {
+private struct DecoderTests {
   @Test("an axis that did not change keeps its last value; the description gives the first")
   func partialFrames() throws {
     // absinfo.value: 8192 on ABS_Y (1 g in SDL's y, the device's z), 1024 on ABS_RX (1 °/s).

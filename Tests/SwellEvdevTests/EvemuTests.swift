@@ -18,7 +18,7 @@ private func evemu(_ body: String) -> String {
 }
 
 @Suite("evemu recordings")
-struct EvemuTests {
+private struct EvemuTests {
   @Test("the header's lines become the description")
   func header() throws {
     let text = evemu(

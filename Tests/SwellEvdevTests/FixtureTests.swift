@@ -51,7 +51,7 @@ let fixtureCases: [FixtureCase] = [
 ]
 
 @Suite("evdev driver families, through their evemu fixtures")
-struct FixtureTests {
+private struct FixtureTests {
   @Test("the family is recognised from the ids the driver publishes", arguments: fixtureCases)
   func family(_ c: FixtureCase) throws {
     let r = try fixture(c.file)

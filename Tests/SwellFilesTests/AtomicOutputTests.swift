@@ -58,7 +58,7 @@ private final class FIFOReader: @unchecked Sendable {
 }
 
 @Suite("AtomicOutput: the one temporary-file-and-rename core")
-struct AtomicOutputTests {
+private struct AtomicOutputTests {
   @Test(
     "a regular file is written to a hidden temporary beside it and renamed on commit",
     arguments: [AtomicOutput.SpecialDestinations.writtenInPlace, .spooled])
@@ -188,7 +188,7 @@ struct AtomicOutputTests {
 }
 
 @Suite("The registry of unfinished outputs (OutputFiles)")
-struct OutputFilesRegistryTests {
+private struct OutputFilesRegistryTests {
   @Test("an output's temporary file is registered until it is committed or discarded")
   func outputsRegister() throws {
     let folder = try freshFolder()

@@ -4,7 +4,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Color")
-struct ColorTests {
+private struct ColorTests {
   @Test(
     "Hex parsing of every accepted form",
     arguments: [
@@ -69,7 +69,7 @@ struct ColorTests {
 }
 
 @Suite("Rect")
-struct RectTests {
+private struct RectTests {
   @Test("Edges, centre and size, including negative sizes")
   func frameMath() {
     let r = Rect(x: 10, y: 20, width: 30, height: 40)
@@ -129,7 +129,7 @@ struct RectTests {
 }
 
 @Suite("Path")
-struct PathTests {
+private struct PathTests {
   /// A point on a cubic Bézier, by de Casteljau's construction (independent of the module).
   private func bezier(_ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point, _ t: Double) -> Point {
     func lerp(_ a: Point, _ b: Point) -> Point {

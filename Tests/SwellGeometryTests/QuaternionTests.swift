@@ -4,7 +4,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Quaternion")
-struct QuaternionTests {
+private struct QuaternionTests {
   @Test("q ⊗ q⁻¹ is the identity, for unit and non-unit q", arguments: propertySeeds)
   func productWithInverseIsIdentity(seed: UInt64) {
     var rng = SplitMix64(seed: seed)

@@ -17,7 +17,7 @@ private func randomPoint(_ rng: inout SplitMix64) -> Point {
 }
 
 @Suite("AffineTransform")
-struct AffineTransformTests {
+private struct AffineTransformTests {
   typealias Affine = SwellGeometry.AffineTransform
 
   @Test("+90° turns clockwise on a y-down screen: (1, 0) goes to (0, 1)")
@@ -106,7 +106,7 @@ struct AffineTransformTests {
 }
 
 @Suite("Transform3D")
-struct Transform3DTests {
+private struct Transform3DTests {
   typealias Affine = SwellGeometry.AffineTransform
 
   @Test("Row-vector order: translate then scale scales the translation")

@@ -4,7 +4,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Vector3")
-struct Vector3Tests {
+private struct Vector3Tests {
   @Test("The basis is right-handed: x × y = z, y × z = x, z × x = y")
   func rightHandedBasis() {
     #expect(Vector3.unitX.cross(.unitY) == .unitZ)
@@ -96,7 +96,7 @@ struct Vector3Tests {
 }
 
 @Suite("Matrix3")
-struct Matrix3Tests {
+private struct Matrix3Tests {
   @Test("Determinants computed by hand")
   func determinants() {
     #expect(Matrix3.identity.determinant == 1)

@@ -4,7 +4,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("BasicAnimation")
-struct BasicAnimationTests {
+private struct BasicAnimationTests {
   /// One from/to/by combination and the start and end values expected with a model value of 100.
   struct Combination: Sendable, CustomTestStringConvertible {
     var from: Double?
@@ -214,7 +214,7 @@ struct BasicAnimationTests {
 }
 
 @Suite("LayerValue")
-struct LayerValueTests {
+private struct LayerValueTests {
   @Test("Addition and subtraction are inverse, kind by kind")
   func addSubtract() throws {
     let values: [(LayerValue, LayerValue)] = [

@@ -31,7 +31,7 @@ private func tick(_ link: inout DisplayLink, _ time: Double) -> DisplayLinkFrame
 }
 
 @Suite("DisplayLink")
-struct DisplayLinkTests {
+private struct DisplayLinkTests {
   @Test(
     "Offline frames are exact: frame i targets start + i / fps",
     arguments: [24.0, 30, 60, 120, 144])
@@ -255,7 +255,7 @@ struct DisplayLinkTests {
 }
 
 @Suite("Display link on the library's clock")
-struct DisplayLinkMonotonicClockTests {
+private struct DisplayLinkMonotonicClockTests {
   @Test("run(clock:) on a MonotonicClock: each frame wakes at its target time, not before")
   func runOnMonotonicClock() async throws {
     let manual = ManualMonotonicClock(start: 100)

@@ -4,7 +4,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Layer key paths")
-struct LayerKeyPathTests {
+private struct LayerKeyPathTests {
   /// Every documented key path with a value to write (distinct from the defaults).
   static let documented: [(String, LayerValue)] = [
     ("position", .point(Point(x: 12, y: -7))),

@@ -22,7 +22,7 @@ private final class PhaseLayer: ShapeLayer {
 }
 
 @Suite("Presentation and overlays")
-struct PresentationTests {
+private struct PresentationTests {
   @Test("Overlays add numbers, from several keys and spellings")
   func overlaysAddNumbers() {
     let l = Layer()

@@ -24,7 +24,7 @@ private func formula(
 }
 
 @Suite("Additive retargeting (UIView.animate)")
-struct RetargetingTests {
+private struct RetargetingTests {
   @Test("One call: the model jumps, the presentation eases from the old value")
   func single() {
     let l = Layer()

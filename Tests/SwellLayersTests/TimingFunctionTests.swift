@@ -3,7 +3,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("TimingFunction")
-struct TimingFunctionTests {
+private struct TimingFunctionTests {
   static let named: [(String, TimingFunction, [Double])] = [
     ("linear", .linear, [0, 0, 1, 1]),
     ("easeIn", .easeIn, [0.42, 0, 1, 1]),

@@ -94,7 +94,7 @@ private final class TimedContent: LiveContent {
 }
 
 @Suite("Live loop with a fake display")
-struct LiveLoopTests {
+private struct LiveLoopTests {
   @Test(
     "live motion latches late: frames start just before their vsync, none is dropped",
     arguments: [0.001, 0.004, 0.009])
@@ -185,7 +185,7 @@ struct LiveLoopTests {
 }
 
 @Suite("Frame statistics")
-struct FrameStatisticsTests {
+private struct FrameStatisticsTests {
   @Test("nearest-rank percentiles")
   func percentiles() {
     let values = (1...100).map(Double.init).shuffled()

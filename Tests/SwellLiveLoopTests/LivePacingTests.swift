@@ -83,7 +83,7 @@ private func run(
 }
 
 @Suite("Live pacing (LivePacing) on times alone")
-struct LivePacingUnitTests {
+private struct LivePacingUnitTests {
   @Test("modes: presents at the refresh rate, a frame cap below it or without vsync, late latching")
   func modes() {
     func mode(_ fps: Double, vsynced: Bool, live: Bool) -> LivePacing.Mode {
@@ -196,7 +196,7 @@ struct LivePacingUnitTests {
 }
 
 @Suite("Live loop pacing on a manual clock (no real waits)")
-struct LiveLoopPacingTests {
+private struct LiveLoopPacingTests {
   @Test("vsync grid: presents on refresh ticks, frames start right after, targets one tick apart")
   func vsyncGrid() throws {
     let manual = ManualMonotonicClock(start: 5)

@@ -9,7 +9,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Frames drawn in bands on several threads")
-struct BandedRendererTests {
+private struct BandedRendererTests {
   /// Every built-in scene under seeded random motion, at the full phone size and at an odd one:
   /// the banded frame equals the single-threaded frame byte for byte (waterwave), or within one
   /// level of 255 on at most 2 % of the rows (gradients that pixman rounds from the band's

@@ -6,7 +6,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Export frame counts")
-struct ExportFrameCountTests {
+private struct ExportFrameCountTests {
   @Test(
     "an export of d seconds at f fps through FrameExporter has round(d·f) frames, and plays d seconds",
     arguments: ["mp4", "gif"])

@@ -6,7 +6,7 @@ import Testing
 @testable import SwellLive
 
 @Suite("SDL live window", .serialized)
-struct LiveWindowTests {
+private struct LiveWindowTests {
   @Test(
     "presents are paced at about 60 Hz and the read-back equals the buffer, with either presenter",
     arguments: LiveWindow.Presenter.allCases)

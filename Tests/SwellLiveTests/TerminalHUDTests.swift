@@ -59,7 +59,7 @@ private struct PseudoTerminal {
 }
 
 @Suite("Terminal HUD as text")
-struct TerminalHUDTests {
+private struct TerminalHUDTests {
   @Test("a text-style canvas keeps the HUD lines and leaves its pixels alone")
   func canvasKeepsText() throws {
     let canvas = try LiveCanvas(width: 40, height: 30)
@@ -136,7 +136,7 @@ struct TerminalHUDTests {
 }
 
 @Suite("The terminal view on the session's clock")
-struct TerminalClockTests {
+private struct TerminalClockTests {
   @Test("now() and wait(seconds:) are the given clock's: a manual clock moves only when told")
   func manualClock() throws {
     let pty = try PseudoTerminal(columns: 40, rows: 12)

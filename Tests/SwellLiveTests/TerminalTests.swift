@@ -5,7 +5,7 @@ import Testing
 @testable import SwellLive
 
 @Suite("Terminal half blocks and keys")
-struct TerminalTests {
+private struct TerminalTests {
   /// A `width × height` ARGB32 buffer from a pixel function.
   private func buffer(_ width: Int, _ height: Int, _ f: (Int, Int) -> UInt32) -> [UInt32] {
     (0..<height).flatMap { y in (0..<width).map { x in f(x, y) } }

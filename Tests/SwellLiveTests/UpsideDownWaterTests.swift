@@ -35,7 +35,7 @@ private func differs(_ image: ImageSurface, _ x: Int, _ y: Int, from c: Color) -
 }
 
 @Suite("Water with the phone upside down")
-struct UpsideDownWaterTests {
+private struct UpsideDownWaterTests {
   @Test(
     "closed (waterwave --response physical): the water falls to the top of the screen, light at its surface, dark at its bottom"
   )

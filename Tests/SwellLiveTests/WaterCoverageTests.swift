@@ -139,7 +139,7 @@ private final class Player {
 }
 
 @Suite("The water fills any screen")
-struct WaterCoverageTests {
+private struct WaterCoverageTests {
   @Test(
     "rendered files at 800x300, 300x800, 400x400, 4:1 and 1:4, tilted ±45°: water below the surface line",
     arguments: WaterResponseCase.allCases, [45, -45])

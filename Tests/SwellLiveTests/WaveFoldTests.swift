@@ -110,7 +110,7 @@ private func largestColumnCrossings(_ scene: FileScene, at time: Double, scale: 
 }
 
 @Suite("Waves never fold")
-struct WaveFoldTests {
+private struct WaveFoldTests {
   @Test("the fold bound: A·k·|tan θ| < 1 keeps a rotated sine a graph over the screen's x")
   func boundFormula() {
     #expect(TiltRule.maximumSurfaceSlope(tilt: 0) == .infinity)

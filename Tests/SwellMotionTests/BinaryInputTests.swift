@@ -25,7 +25,7 @@ private let binaries: [(String, [UInt8], String)] = [
 ]
 
 @Suite("Binary files given as recordings")
-struct BinaryInputTests {
+private struct BinaryInputTests {
   @Test("each kind is named from its first bytes", arguments: binaries.indices)
   func named(index: Int) throws {
     let (name, head, kind) = binaries[index]

@@ -11,7 +11,7 @@ private let degree = Double.pi / 180
 private func rotZ(_ a: Double) -> Quaternion { Quaternion(axis: .unitZ, angle: a) }
 
 @Suite("Evaluation: BROAD-style scoring")
-struct EvaluationTests {
+private struct EvaluationTests {
   @Test("hand-computed error angles")
   func handComputed() {
     let truth = Quaternion(axis: Vector3(1, 2, 3), angle: 0.7)
@@ -121,7 +121,7 @@ struct EvaluationTests {
 }
 
 @Suite("Evaluation: BROAD excerpt")
-struct EvaluationBroadExcerptTests {
+private struct EvaluationBroadExcerptTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/broad_24_excerpt.csv")
 

@@ -25,7 +25,7 @@ func broadTrial(_ motion: SyntheticMotion, name: String) throws -> BroadTrial {
 }
 
 @Suite("Fusion v3: taps and vibration added to recordings")
-struct FusionDisturbanceTests {
+private struct FusionDisturbanceTests {
   static let bias = Vector3(0.005, -0.004, 0.007)
 
   static func still(seed: UInt64) -> SyntheticMotion {
@@ -172,7 +172,7 @@ struct FusionDisturbanceTests {
 }
 
 @Suite("Swell against the phone's own fusion (Sensor Logger Gravity.csv, Orientation.csv)")
-struct DeviceReferenceTests {
+private struct DeviceReferenceTests {
   /// Writes a synthetic iOS Sensor Logger export: raw sensors in g and rad/s (CoreMotion signs,
   /// columns z, y, x), the true gravity as the phone's (down in g, or up in m/s²) and the true
   /// attitude turned by `headingDegrees` about the vertical as its orientation.
@@ -253,7 +253,7 @@ struct DeviceReferenceTests {
 }
 
 @Suite("BroadExperiment.setInjection: the --inject word, with an optional seed")
-struct InjectionWordTests {
+private struct InjectionWordTests {
   @Test(
     "labels, all, and @SEED",
     arguments: [

@@ -27,7 +27,7 @@ private func run(
 }
 
 @Suite("Fusion: attitude estimator on synthetic motion")
-struct FusionEstimatorTests {
+private struct FusionEstimatorTests {
   @Test(
     "attitude error stays bounded at 25, 100 and 1000 Hz, with jitter, 6D and 9D",
     arguments: [(25.0, 0.0), (100.0, 0.3), (1000.0, 0.0), (285.7, 0.5)])

@@ -6,7 +6,7 @@ import Testing
 /// The accelerometer lever arm: a device turning about a point `r` away from its accelerometer
 /// reads the centripetal and tangential accelerations `ω × (ω × r) + α × r` on top of gravity.
 @Suite("Fusion lever arm")
-struct FusionLeverArmTests {
+private struct FusionLeverArmTests {
   /// Synthetic motion whose accelerometer sits `arm` metres (device frame) from the centre of
   /// rotation. ω is the gyroscope's exact step rate (no noise or bias), α its central difference.
   static func motion(seed: UInt64, arm: Vector3) -> SyntheticMotion {

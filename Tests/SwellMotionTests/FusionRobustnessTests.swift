@@ -7,7 +7,7 @@ import Testing
 @testable import SwellRecordings
 
 @Suite("Fusion robustness tooling: resampling, sensitivity, scale estimate")
-struct FusionRobustnessTests {
+private struct FusionRobustnessTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/broad_24_excerpt.csv")
 

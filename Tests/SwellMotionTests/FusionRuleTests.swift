@@ -18,7 +18,7 @@ private func stillCSV(magnetometer: Bool) throws -> URL {
 }
 
 @Suite("One 6D/9D rule: the manager's, asked by every path that fuses")
-struct FusionRuleTests {
+private struct FusionRuleTests {
   @Test(
     "MotionManager.fusionMode: 6D for the arbitrary frame, 9D for north, 9D needs a magnetometer")
   func rule() throws {

@@ -32,7 +32,7 @@ private func startMagnet(fade: Double) -> @Sendable (Double) -> Vector3 {
 }
 
 @Suite("Fusion: magnetic start-up")
-struct FusionStartupTests {
+private struct FusionStartupTests {
   /// 30 s at rest, then 50 s of motion, with a gyroscope bias.
   static func options(rate: Double) -> SyntheticMotion.Options {
     var o = SyntheticMotion.Options()

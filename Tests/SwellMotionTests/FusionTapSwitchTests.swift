@@ -7,7 +7,7 @@ import Testing
 @testable import SwellMotion
 
 @Suite("Fusion v4: each tap mechanism has its own switch, and the tap threshold")
-struct FusionTapSwitchTests {
+private struct FusionTapSwitchTests {
   /// A still device (285.7 Hz, 20 s) with a jerk at 10 s: `size` m/s² added to x for three
   /// samples. Whatever the block boundaries (six samples a block), every block holding it has
   /// an accelerometer variance between 3.4 and 6.3 (m/s²)² for size 5 (one sample of a in six:

@@ -68,7 +68,7 @@ private func remove(_ store: GyroscopeCalibrationStore) {
 private let degree = Double.pi / 180
 
 @Suite("Saved gyroscope calibration")
-struct GyroscopeCalibrationTests {
+private struct GyroscopeCalibrationTests {
   @Test("a saved calibration reads back with every field, and the file is the documented JSON")
   func roundTrip() throws {
     let store = try scratchStore("calib-roundtrip")

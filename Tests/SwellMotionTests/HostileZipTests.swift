@@ -6,7 +6,7 @@ import Testing
 @testable import SwellRecordings
 
 @Suite("Hostile zips and recordings")
-struct HostileZipTests {
+private struct HostileZipTests {
   @Test("the hand-made zero bomb really inflates to 1 + 258 × matches zeros")
   func bombIsValid() throws {
     let out = try Inflate.decompress(HostileInputs.zeroBomb(matches: 1000), limit: 1 << 20)

@@ -41,7 +41,7 @@ private func sensorLoggerFile(
 }
 
 @Suite("Importers")
-struct ImportTests {
+private struct ImportTests {
   private let realFolder = fixtures.appendingPathComponent("sensorlogger-ios-rotation")
 
   @Test("the real Sensor Logger iOS export: platform, merge, units and signs")
@@ -293,7 +293,7 @@ struct ImportTests {
 }
 
 @Suite("Fusion helpers")
-struct FusionHelperTests {
+private struct FusionHelperTests {
   @Test("resampling hits the requested times and interpolates linearly")
   func resample() throws {
     var motions: [DeviceMotion] = []

@@ -112,7 +112,7 @@ private final class NoRestartSource: MotionSource {
 }
 
 @Suite("MotionManager: start, stop, start again (CMMotionManager's lifecycle)")
-struct ManagerLifecycleTests {
+private struct ManagerLifecycleTests {
   // MARK: The three sequences of issue 19, on the bundled recording replayed as fast as possible
 
   @Test("deviceMotionUpdates alone: every sample of the bundled recording")

@@ -134,7 +134,7 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
 }
 
 @Suite("MotionManager: every sample, retries, stop, raw sensors")
-struct ManagerSampleTests {
+private struct ManagerSampleTests {
   @Test("a source that fails transiently twice, then recovers, delivers every later sample")
   func transientRetry() async throws {
     let samples = stillSamples(rate: 100, count: 50)

@@ -74,7 +74,7 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
 }
 
 @Suite("MotionManager")
-struct ManagerTests {
+private struct ManagerTests {
   @Test("push: 100 Hz source, 0.05 s interval → 20 updates per simulated second, on the queue")
   func pushPaced() async throws {
     let clock = ManualClock()
@@ -224,7 +224,7 @@ struct ManagerTests {
 }
 
 @Suite("RecordingSource")
-struct RecordingSourceTests {
+private struct RecordingSourceTests {
   @Test("as fast as possible: every event in order, then nil")
   func fast() async throws {
     let recording = stillRecording(rate: 100, count: 5, magnetometer: true)

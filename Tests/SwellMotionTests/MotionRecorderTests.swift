@@ -88,7 +88,7 @@ private func recordOnThread(
 }
 
 @Suite("MotionRecorder: raw samples to a CSV, timed by an injected clock")
-struct MotionRecorderTests {
+private struct MotionRecorderTests {
   @Test("a source that ends: every sample written, times shifted to start at 0")
   func sourceEnds() async throws {
     let folder = try scratchFolder("recorder")
@@ -156,7 +156,7 @@ struct MotionRecorderTests {
 }
 
 @Suite("MotionRecorder.Result.keep: what a recording leaves behind")
-struct MotionRecorderKeepTests {
+private struct MotionRecorderKeepTests {
   /// A writer holding `count` samples, and where it writes.
   private func writer(_ count: Int, in folder: URL) throws -> (RawIMUCSV.StreamWriter, URL) {
     let url = folder.appendingPathComponent("raw.csv")

@@ -3,7 +3,7 @@ import Testing
 @testable import SwellMotion
 
 @Suite("MotionRunState: the manager's run state machine")
-struct MotionRunStateTests {
+private struct MotionRunStateTests {
   @Test("the first start begins run 1 without a restart; later starts join it")
   func firstRun() {
     var state = MotionRunState()

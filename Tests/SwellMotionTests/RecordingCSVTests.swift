@@ -19,7 +19,7 @@ private func randomValue(_ rng: inout SplitMix64) -> Double {
 }
 
 @Suite("Raw IMU CSV")
-struct RawIMUCSVTests {
+private struct RawIMUCSVTests {
   @Test("reads the documented layout: comments, extra columns, CRLF, 6D rows")
   func readsLayout() throws {
     let text =
@@ -155,7 +155,7 @@ struct RawIMUCSVTests {
 }
 
 @Suite("Device-motion CSV")
-struct DeviceMotionCSVTests {
+private struct DeviceMotionCSVTests {
   private func randomMotions(
     _ rng: inout SplitMix64, count: Int, frame: AttitudeReferenceFrame, magnetic: Bool
   ) -> [DeviceMotion] {

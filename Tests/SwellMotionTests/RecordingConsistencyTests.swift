@@ -7,7 +7,7 @@ import Testing
 @testable import SwellMotion
 
 @Suite("Fusion v4: 6D against 9D gravity and stillness at rest on a recording without truth")
-struct RecordingConsistencyTests {
+private struct RecordingConsistencyTests {
   /// A device tilted by 30° about x, still for `rest` seconds, then turned by hand.
   static func motion(seed: UInt64, rest: Double, bias: Vector3 = .zero) -> SyntheticMotion {
     var o = SyntheticMotion.Options()

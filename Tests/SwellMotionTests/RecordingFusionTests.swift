@@ -17,7 +17,7 @@ private func resting(_ count: Int, magnetometer: Bool) -> MotionRecording {
 }
 
 @Suite("RecordingFusion: a recording streamed into a device-motion CSV")
-struct RecordingFusionTests {
+private struct RecordingFusionTests {
   @Test("6D by default: one row per sample, no magnetic columns; 9D adds them")
   func rows() throws {
     let folder = try scratchFolder("fusion")

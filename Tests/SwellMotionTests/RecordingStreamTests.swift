@@ -30,7 +30,7 @@ private func drain(_ source: RecordingSource, limit: Int = 10_000_000) async thr
 }
 
 @Suite("Streamed recordings: files read block by block give what loading them whole gives")
-struct RecordingStreamTests {
+private struct RecordingStreamTests {
   @Test(
     "a raw IMU CSV larger than several blocks streams the same samples as a whole load",
     arguments: [1, 2])

@@ -28,7 +28,7 @@ private func samples(_ text: String, _ units: RecordingUnits = .standard) throws
 }
 
 @Suite("Recording units")
-struct RecordingUnitsTests {
+private struct RecordingUnitsTests {
   @Test("declared units convert to seconds, rad/s and m/s² (values by hand)")
   func conversion() throws {
     let text = "t_s,gx,gy,gz,ax,ay,az,mx,my,mz\n1500,180,-90,0,0,0.5,1,20,0,-40\n"

@@ -5,7 +5,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("Motion script generator")
-struct ScriptGeneratorTests {
+private struct ScriptGeneratorTests {
   /// Body-frame angular velocity from a central difference of the attitude:
   /// ω ≈ rotationVector(q(t−h)⁻¹ ⊗ q(t+h)) / 2h.
   private func numericRate(_ s: MotionScript, at t: Double, h: Double = 1e-5) -> Vector3 {
@@ -14,14 +14,14 @@ struct ScriptGeneratorTests {
     return (a.conjugate * b).rotationVector / (2 * h)
   }
 
-  @Test func startsUprightPortrait() throws {
+  @Test("starts upright portrait") func startsUprightPortrait() throws {
     let s = try MotionScript(parsing: "hold 1s")
     let m = s.motion(at: 0.5)
     #expect(isApproximatelyEqual(m.gravity, Vector3(0, -1, 0), tolerance: 1e-12))
     #expect(m.rotationRate == .zero)
   }
 
-  @Test(arguments: [10.0, 30.0, 45.0, 60.0, 89.0])
+  @Test("tilt right gives sin minus cos gravity", arguments: [10.0, 30.0, 45.0, 60.0, 89.0])
   func tiltRightGivesSinMinusCosGravity(degrees: Double) throws {
     let s = try MotionScript(parsing: "tilt \(degrees)deg right over 0.5s; hold 1s")
     let beta = degrees * .pi / 180
@@ -33,7 +33,7 @@ struct ScriptGeneratorTests {
     #expect(isApproximatelyEqual(left, Vector3(-sin(beta), -cos(beta), 0), tolerance: 1e-12))
   }
 
-  @Test func posesHaveTheDocumentedGravity() throws {
+  @Test("poses have the documented gravity") func posesHaveTheDocumentedGravity() throws {
     let cases: [(String, Vector3)] = [
       ("flat", Vector3(0, 0, -1)), ("portrait", Vector3(0, -1, 0)),
       ("landscape left", Vector3(-1, 0, 0)), ("landscape right", Vector3(1, 0, 0)),
@@ -44,7 +44,9 @@ struct ScriptGeneratorTests {
     }
   }
 
-  @Test func forwardTipsTheTopEdgeAwayFromTheUser() throws {
+  @Test("forward tips the top edge away from the user") func forwardTipsTheTopEdgeAwayFromTheUser()
+    throws
+  {
     // Tipping the top edge away turns the screen toward the sky: gravity gains a component
     // into the back of the device (−z), and the rate about x is negative.
     let g = try MotionScript(parsing: "tilt 30deg forward").motion(at: 0.5).gravity
@@ -54,7 +56,7 @@ struct ScriptGeneratorTests {
     #expect(rate.x < 0)
   }
 
-  @Test func turnIsAboutTheVertical() throws {
+  @Test("turn is about the vertical") func turnIsAboutTheVertical() throws {
     let s = try MotionScript(parsing: "tilt 20deg back over 0.2s; turn 90deg left over 1s")
     let before = s.motion(at: 0.2).gravity
     let after = s.motion(at: 1.2).gravity
@@ -66,7 +68,9 @@ struct ScriptGeneratorTests {
     #expect(isApproximatelyEqual(world.normalized(), Vector3(0, 0, 1), tolerance: 1e-9))
   }
 
-  @Test func rotationRateIsTheAttitudeDerivative() throws {
+  @Test("rotation rate is the attitude derivative") func rotationRateIsTheAttitudeDerivative()
+    throws
+  {
     let s = try MotionScript(
       parsing:
         "tilt 30deg right over 0.5s; rotate 40deg about y over 0.7s; turn 50deg right over 0.3s;"
@@ -92,7 +96,7 @@ struct ScriptGeneratorTests {
     }
   }
 
-  @Test func gravityIsTheAttitudeInverseOfDown() throws {
+  @Test("gravity is the attitude inverse of down") func gravityIsTheAttitudeInverseOfDown() throws {
     let s = try MotionScript(parsing: "rotate 70deg about x over 1s; rotate 33deg about z over 1s")
     for m in s.samples(rate: 50) {
       let g = m.attitude.quaternion.inverseRotate(Vector3(0, 0, -1))
@@ -100,7 +104,8 @@ struct ScriptGeneratorTests {
     }
   }
 
-  @Test func shakeHasThePeakRateAndReturnsToThePose() throws {
+  @Test("shake has the peak rate and returns to the pose")
+  func shakeHasThePeakRateAndReturnsToThePose() throws {
     let s = try MotionScript(parsing: "shake x 3Hz 2rad/s for 1s; hold 0.5s")
     let samples = s.samples(rate: 1000)
     let peak = samples.map { abs($0.rotationRate.x) }.max() ?? 0
@@ -110,7 +115,7 @@ struct ScriptGeneratorTests {
     #expect(end.rotationRate == .zero)
   }
 
-  @Test func pushSetsUserAccelerationOnly() throws {
+  @Test("push sets user acceleration only") func pushSetsUserAccelerationOnly() throws {
     let s = try MotionScript(parsing: "hold 0.1s; push x 0.5g for 0.2s; hold 0.1s")
     #expect(s.motion(at: 0.05).userAcceleration == .zero)
     #expect(s.motion(at: 0.2).userAcceleration == Vector3(0.5, 0, 0))
@@ -118,7 +123,7 @@ struct ScriptGeneratorTests {
     #expect(s.motion(at: 0.35).userAcceleration == .zero)
   }
 
-  @Test(arguments: [50.0, 100.0, 60.0])
+  @Test("samples at a rate cover the whole script", arguments: [50.0, 100.0, 60.0])
   func samplesAtARateCoverTheWholeScript(rate: Double) throws {
     let s = try MotionScript(parsing: "hold 1s; tilt 30deg right over 0.5s")
     let samples = s.samples(rate: rate, startTime: 10)

@@ -4,8 +4,8 @@ import SwellMotion
 import Testing
 
 @Suite("Motion script parser")
-struct ScriptParserTests {
-  @Test func parsesTheExampleScript() throws {
+private struct ScriptParserTests {
+  @Test("parses the example script") func parsesTheExampleScript() throws {
     let s = try MotionScript(
       parsing: "hold 1s; tilt 30deg right over 0.5s; shake x 3Hz 2rad/s for 1s")
     #expect(s.steps.count == 3)
@@ -22,7 +22,9 @@ struct ScriptParserTests {
     #expect(abs(s.duration - 2.5) < 1e-12)
   }
 
-  @Test func acceptsNewlinesCommentsUnitsAndPoses() throws {
+  @Test("accepts newlines comments units and poses") func acceptsNewlinesCommentsUnitsAndPoses()
+    throws
+  {
     let text = """
       flat   # start lying on the table
       hold 500ms
@@ -46,25 +48,27 @@ struct ScriptParserTests {
     #expect(s.steps[9] == .shake(axis: .unitZ, frequency: 2, peakRate: .pi / 2, duration: 1))
   }
 
-  @Test(arguments: [
-    ("hold 1s; wobble", "unknown script word 'wobble' at 1:10"),
-    ("hold 1s\n  wobble 3", "unknown script word 'wobble' at 2:3"),
-    ("hold", "missing a duration like '1s' after 'hold' at 1:5"),
-    ("hold 1", "expected a duration like '1s', got '1' at 1:6"),
-    ("hold -1s", "duration must not be negative, got '-1s' at 1:6"),
-    ("hold nans", "expected a duration like '1s', got 'nans' at 1:6"),
-    (
-      "tilt 30deg sideways",
-      "unknown tilt direction 'sideways' (use left, right, forward or back) at 1:12"
-    ),
-    ("tilt 30 right", "expected an angle like '30deg', got '30' at 1:6"),
-    ("rotate 30deg around x", "expected 'about', got 'around' at 1:14"),
-    ("rotate 30deg about w", "expected an axis (x, y or z), got 'w' at 1:20"),
-    ("shake x 0Hz 2rad/s for 1s", "frequency must be positive, got '0Hz' at 1:9"),
-    ("shake x 3Hz 2rad/s 1s", "expected 'for', got '1s' at 1:20"),
-    ("hold 1s 2s", "unexpected script word '2s' (use ';' between steps) at 1:9"),
-    ("tilt 30deg right over", "missing a duration like '1s' after 'over' at 1:22"),
-  ])
+  @Test(
+    "reports errors with word and position",
+    arguments: [
+      ("hold 1s; wobble", "unknown script word 'wobble' at 1:10"),
+      ("hold 1s\n  wobble 3", "unknown script word 'wobble' at 2:3"),
+      ("hold", "missing a duration like '1s' after 'hold' at 1:5"),
+      ("hold 1", "expected a duration like '1s', got '1' at 1:6"),
+      ("hold -1s", "duration must not be negative, got '-1s' at 1:6"),
+      ("hold nans", "expected a duration like '1s', got 'nans' at 1:6"),
+      (
+        "tilt 30deg sideways",
+        "unknown tilt direction 'sideways' (use left, right, forward or back) at 1:12"
+      ),
+      ("tilt 30 right", "expected an angle like '30deg', got '30' at 1:6"),
+      ("rotate 30deg around x", "expected 'about', got 'around' at 1:14"),
+      ("rotate 30deg about w", "expected an axis (x, y or z), got 'w' at 1:20"),
+      ("shake x 0Hz 2rad/s for 1s", "frequency must be positive, got '0Hz' at 1:9"),
+      ("shake x 3Hz 2rad/s 1s", "expected 'for', got '1s' at 1:20"),
+      ("hold 1s 2s", "unexpected script word '2s' (use ';' between steps) at 1:9"),
+      ("tilt 30deg right over", "missing a duration like '1s' after 'over' at 1:22"),
+    ])
   func reportsErrorsWithWordAndPosition(text: String, expected: String) {
     do {
       _ = try MotionScript(parsing: text)
@@ -74,7 +78,7 @@ struct ScriptParserTests {
     }
   }
 
-  @Test func emptyScriptHasZeroDuration() throws {
+  @Test("empty script has zero duration") func emptyScriptHasZeroDuration() throws {
     let s = try MotionScript(parsing: "  # nothing\n;;")
     #expect(s.steps.isEmpty)
     #expect(s.duration == 0)

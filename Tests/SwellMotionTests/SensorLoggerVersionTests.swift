@@ -50,7 +50,7 @@ private func folder(_ files: [String: String]) throws -> URL {
 }
 
 @Suite("Sensor Logger versions")
-struct SensorLoggerVersionTests {
+private struct SensorLoggerVersionTests {
   /// Hand motion with translation: the user acceleration is not zero.
   static func motion() -> SyntheticMotion {
     var o = SyntheticMotion.Options()

@@ -6,7 +6,7 @@ import Testing
 @testable import SwellMotion
 
 @Suite("Keyboard and mouse tilt")
-struct TiltControllerTests {
+private struct TiltControllerTests {
   @Test("at rest in the neutral pose: Euler angles, gravity from the attitude, no rotation")
   func neutral() {
     var c = TiltController(neutralPitch: 0.6)

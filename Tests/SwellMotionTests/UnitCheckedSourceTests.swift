@@ -49,7 +49,7 @@ private func drain(
 }
 
 @Suite("Live sources checked for the wrong units (UnitCheckedSource)")
-struct UnitCheckedSourceTests {
+private struct UnitCheckedSourceTests {
   @Test("SI samples pass unchanged and raise nothing")
   func quiet() async throws {
     let events = rocking(seconds: 6)

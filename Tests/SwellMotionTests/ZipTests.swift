@@ -9,7 +9,7 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .appendingPathComponent("Fixtures")
 
 @Suite("Zip reader and inflate")
-struct ZipTests {
+private struct ZipTests {
   // mixed.zip was made with Python's zipfile: the same entries stored and deflated at levels
   // 1, 6 and 9 (fixed and dynamic Huffman blocks, stored blocks for random data, distances
   // close to 32 KiB in far.bin), plus a directory entry.

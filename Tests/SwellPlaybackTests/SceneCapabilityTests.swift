@@ -71,7 +71,7 @@ private final class PlainFeed: SceneMotionFeed {
 }
 
 @Suite("A scene and a feed written outside the package get every capability of the player")
-struct SceneCapabilityTests {
+private struct SceneCapabilityTests {
   @Test("orientation, resizing, re-centring, keys, pointer, late latching, latency, Reduce Motion")
   func everyCapability() throws {
     let scene = CustomScene()

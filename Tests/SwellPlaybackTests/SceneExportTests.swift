@@ -8,7 +8,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("SceneExport and SceneTraceExport: offline playback in one call")
-struct SceneExportTests {
+private struct SceneExportTests {
   @Test("a PNG sequence: round(d·fps) frames, progress after each, every frame named")
   func sequence() throws {
     let folder = try scratchFolder("scene-export-seq")

@@ -44,7 +44,7 @@ func drawnEdgeScene(
 }
 
 @Suite("ScenePlayer: the margins around a fitted scene")
-struct ScenePlayerMarginTests {
+private struct ScenePlayerMarginTests {
   /// Targets with the fitted canvas's corner and whole-pixel size, worked out by hand: the scale
   /// is min(width / 20, height / 30), the corner is the leftover halved and rounded.
   static let targets:

@@ -32,7 +32,7 @@ func differingPixels(_ a: ImageSurface, _ b: ImageSurface) -> Int {
 }
 
 @Suite("ScenePlayer: a scene drawn into pixels the host owns")
-struct ScenePlayerTests {
+private struct ScenePlayerTests {
   @Test(
     "advanced to host timestamps and drawn into a caller's buffer, Cairo context or image: the pixels of an export of the same frame",
     arguments: [(60.0, 120.0, 1.0), (50, 90, 2)])

@@ -44,7 +44,7 @@ private func values(
 private let thirty = -30 * Double.pi / 180
 
 @Suite("the system's Reduce Motion followed by a running scene (ScenePlayer.systemReduceMotion)")
-struct SystemReduceMotionTests {
+private struct SystemReduceMotionTests {
   @Test("water: tilted, then at rest at once while reduced, then starting again from rest")
   func water() throws {
     let setting = Setting()

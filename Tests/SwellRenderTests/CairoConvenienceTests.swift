@@ -6,14 +6,14 @@ import SwellTestSupport
 import Testing
 
 @Suite("Cairo in Swell's types")
-struct CairoConvenienceTests {
+private struct CairoConvenienceTests {
   private func image(_ width: Int = 100, _ height: Int = 100) throws -> (ImageSurface, CairoContext)
   {
     let image = try ImageSurface(pixelWidth: width, pixelHeight: height)
     return (image, try CairoContext(surface: image))
   }
 
-  @Test func transformsAreAffineTransforms() throws {
+  @Test("transforms are affine transforms") func transformsAreAffineTransforms() throws {
     let (_, cr) = try image()
     let t = AffineTransform(rotationAngle: 0.3).concatenating(
       AffineTransform(translationX: 7, y: -2))
@@ -36,7 +36,9 @@ struct CairoConvenienceTests {
     try cr.checkStatus()
   }
 
-  @Test func pathsAndRectanglesSkipWhatIsNotFinite() throws {
+  @Test("paths and rectangles skip what is not finite") func pathsAndRectanglesSkipWhatIsNotFinite()
+    throws
+  {
     let (image, cr) = try image(40, 40)
     var path = Path(ellipseIn: Rect(x: 10, y: 10, width: 20, height: 20))
     path.line(to: Point(x: .nan, y: 3))
@@ -55,7 +57,8 @@ struct CairoConvenienceTests {
     #expect(Rect(cr.pathExtents) == Rect(x: 1, y: 2, width: 3, height: 4))
   }
 
-  @Test func coloursAreClampedAndNonFiniteComponentsAreZero() throws {
+  @Test("colours are clamped and non finite components are zero")
+  func coloursAreClampedAndNonFiniteComponentsAreZero() throws {
     let (image, cr) = try image(2, 2)
     cr.setSource(Color(red: 2, green: .nan, blue: -1, alpha: 1))
     cr.paint()
@@ -66,12 +69,13 @@ struct CairoConvenienceTests {
     #expect(image.pixel(x: 1, y: 1) == .transparent)
   }
 
-  @Test func layerFillRulesMapToCairos() {
+  @Test("layer fill rules map to Cairo's") func layerFillRulesMapToCairos() {
     #expect(CairoFillRule(FillRule.nonZero) == .winding)
     #expect(CairoFillRule(FillRule.evenOdd) == .evenOdd)
   }
 
-  @Test func verticalGradientInterpolatesAndPads() throws {
+  @Test("vertical gradient interpolates and pads") func verticalGradientInterpolatesAndPads() throws
+  {
     let (image, cr) = try image(10, 100)
     cr.setSource(
       LinearGradientPattern(
@@ -88,7 +92,9 @@ struct CairoConvenienceTests {
     #expect(image.pixel(x: 0, y: 37) == image.pixel(x: 9, y: 37))
   }
 
-  @Test func degenerateGradientsPaintSolidOrNothing() throws {
+  @Test("degenerate gradients paint solid or nothing") func degenerateGradientsPaintSolidOrNothing()
+    throws
+  {
     let (image, cr) = try image(4, 4)
     let stops = [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 1, blue: 0)]
     cr.setSource(LinearGradientPattern(start: .zero, end: .zero, colors: stops))
@@ -101,7 +107,7 @@ struct CairoConvenienceTests {
     #expect(image.pixel(x: 2, y: 2) == .transparent)
   }
 
-  @Test func imagesDrawScaledIntoARectangle() throws {
+  @Test("images draw scaled into a rectangle") func imagesDrawScaledIntoARectangle() throws {
     let source = try ImageSurface(pixelWidth: 2, pixelHeight: 2)
     source.withUnsafeMutableBytes { bytes in
       let words: [UInt32] = [
@@ -125,15 +131,15 @@ struct CairoConvenienceTests {
 }
 
 @Suite("PNG files")
-struct PNGFileTests {
-  @Test func memoryRoundTripKeepsEveryPixel() throws {
+private struct PNGFileTests {
+  @Test("memory round trip keeps every pixel") func memoryRoundTripKeepsEveryPixel() throws {
     let original = try renderTestPicture(scale: 2)
     let decoded = try ImageSurface.load(pngData: try original.pngData())
     let difference = try compare(original, decoded)
     #expect(difference.mean == 0)
   }
 
-  @Test func fileRoundTripAndNoLeftovers() throws {
+  @Test("file round trip and no leftovers") func fileRoundTripAndNoLeftovers() throws {
     let folder = try TemporaryFolder()
     let original = try renderTestPicture(scale: 1)
     let path = folder.file("picture.png")
@@ -150,7 +156,7 @@ struct PNGFileTests {
     #expect(try folder.contents() == ["picture.png"])
   }
 
-  @Test func missingFileNamesThePath() throws {
+  @Test("missing file names the path") func missingFileNamesThePath() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("absent.png")
     let error = try #require(throws: RenderError.self) {
@@ -160,7 +166,7 @@ struct PNGFileTests {
     #expect(error.description == "\(path): no such file")
   }
 
-  @Test func corruptFileIsRejected() throws {
+  @Test("corrupt file is rejected") func corruptFileIsRejected() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("fake.png")
     try Data("not a png at all".utf8).write(to: URL(fileURLWithPath: path))
@@ -177,7 +183,9 @@ struct PNGFileTests {
     #expect(dataError.reason.hasPrefix("PNG data: "))
   }
 
-  @Test func writingIntoAMissingFolderFailsCleanly() throws {
+  @Test("writing into a missing folder fails cleanly") func writingIntoAMissingFolderFailsCleanly()
+    throws
+  {
     let folder = try TemporaryFolder()
     let image = try ImageSurface(pixelWidth: 2, pixelHeight: 2)
     let path = folder.file("nowhere/out.png")
@@ -187,7 +195,7 @@ struct PNGFileTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func writingUnderAFileFailsCleanly() throws {
+  @Test("writing under a file fails cleanly") func writingUnderAFileFailsCleanly() throws {
     let folder = try TemporaryFolder()
     try Data().write(to: URL(fileURLWithPath: folder.file("plain")))
     let image = try ImageSurface(pixelWidth: 2, pixelHeight: 2)

@@ -24,8 +24,8 @@ private func redRows(_ image: ImageSurface, column x: Int) -> [Int] {
 }
 
 @Suite("Layer-tree renderer")
-struct LayerRendererTests {
-  @Test(arguments: [1.0, 2.0, 3.0])
+private struct LayerRendererTests {
+  @Test("square lands at its frame at every scale", arguments: [1.0, 2.0, 3.0])
   func squareLandsAtItsFrameAtEveryScale(scale: Double) throws {
     let root = whiteRoot()
     let square = Layer(name: "square", frame: Rect(x: 10, y: 20, width: 30, height: 40))
@@ -41,7 +41,8 @@ struct LayerRendererTests {
     #expect(image.pixel(x: 20 * s, y: 60 * s) == .opaqueWhite)
   }
 
-  @Test func quarterTurnRotatesAboutTheAnchorPointClockwise() throws {
+  @Test("quarter turn rotates about the anchor point clockwise")
+  func quarterTurnRotatesAboutTheAnchorPointClockwise() throws {
     let root = whiteRoot()
     let bar = Layer()
     bar.bounds = Rect(x: 0, y: 0, width: 40, height: 20)
@@ -58,7 +59,8 @@ struct LayerRendererTests {
     #expect(image.pixel(x: 67, y: 50) == .opaqueWhite)
   }
 
-  @Test func clockwiseMeansPositiveAnglesMoveTheRightEndDown() throws {
+  @Test("clockwise means positive angles move the right end down")
+  func clockwiseMeansPositiveAnglesMoveTheRightEndDown() throws {
     let root = whiteRoot()
     let bar = Layer()
     bar.bounds = Rect(x: 0, y: 0, width: 60, height: 4)
@@ -72,7 +74,8 @@ struct LayerRendererTests {
     #expect(image.pixel(x: Int(rightEnd.x), y: Int(100 - rightEnd.y)) == .opaqueWhite)
   }
 
-  @Test func halfOpacityBlendsOverTheBackground() throws {
+  @Test("half opacity blends over the background") func halfOpacityBlendsOverTheBackground() throws
+  {
     let root = whiteRoot()
     let square = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 50, height: 50))
     square.backgroundColor = red
@@ -84,7 +87,8 @@ struct LayerRendererTests {
     #expect(abs(Int(p.green) - 128) <= 1 && abs(Int(p.blue) - 128) <= 1, "\(p)")
   }
 
-  @Test func groupOpacityAppliesToTheSubtreeAsAWhole() throws {
+  @Test("group opacity applies to the subtree as a whole")
+  func groupOpacityAppliesToTheSubtreeAsAWhole() throws {
     let root = whiteRoot()
     let group = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 100, height: 100))
     group.opacity = 0.5
@@ -101,7 +105,8 @@ struct LayerRendererTests {
     #expect(abs(Int(alone.red) - 128) <= 1 && alone.blue == 255)
   }
 
-  @Test func masksToBoundsClipsSublayersToTheRoundedBounds() throws {
+  @Test("masks to bounds clips sublayers to the rounded bounds")
+  func masksToBoundsClipsSublayersToTheRoundedBounds() throws {
     let root = whiteRoot()
     let clip = Layer(name: nil, frame: Rect(x: 20, y: 20, width: 60, height: 60))
     clip.masksToBounds = true
@@ -122,7 +127,7 @@ struct LayerRendererTests {
     #expect(unclipped.pixel(x: 5, y: 5) == .opaqueRed)
   }
 
-  @Test func perspectiveShrinksTheFarEdge() throws {
+  @Test("perspective shrinks the far edge") func perspectiveShrinksTheFarEdge() throws {
     let root = whiteRoot(width: 200, height: 200)
     let card = Layer()
     card.bounds = Rect(x: 0, y: 0, width: 100, height: 100)
@@ -152,7 +157,9 @@ struct LayerRendererTests {
     #expect(image.pixel(x: Int(near.x) - 2, y: 100) == .opaqueWhite)
   }
 
-  @Test func layersReachingBehindTheEyeAreSkipped() throws {
+  @Test("layers reaching behind the eye are skipped") func layersReachingBehindTheEyeAreSkipped()
+    throws
+  {
     let root = whiteRoot()
     let card = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 100, height: 100))
     card.backgroundColor = red
@@ -163,7 +170,8 @@ struct LayerRendererTests {
     #expect(image.pixel(x: 50, y: 50) == .opaqueWhite)
   }
 
-  @Test func shapeLayerFillsAndStrokesItsPathInBoundsSpace() throws {
+  @Test("shape layer fills and strokes its path in bounds space")
+  func shapeLayerFillsAndStrokesItsPathInBoundsSpace() throws {
     let root = whiteRoot()
     let shape = ShapeLayer()
     shape.frame = Rect(x: 20, y: 20, width: 60, height: 60)
@@ -184,7 +192,8 @@ struct LayerRendererTests {
     #expect(image.pixel(x: 50, y: 83) == .opaqueWhite)
   }
 
-  @Test func layerGradientFollowsRotationButScreenVerticalDoesNot() throws {
+  @Test("layer gradient follows rotation but screen vertical does not")
+  func layerGradientFollowsRotationButScreenVerticalDoesNot() throws {
     func render(space: SwellLayers.LinearGradient.Space) throws -> ImageSurface {
       let root = whiteRoot()
       let water = ShapeLayer()
@@ -212,7 +221,8 @@ struct LayerRendererTests {
     #expect(c.distance(to: d) > 20, "\(c) vs \(d)")
   }
 
-  @Test func imageLayerShowsItsPNGAndMissingFilesAreNamed() throws {
+  @Test("image layer shows its PNG and missing files are named")
+  func imageLayerShowsItsPNGAndMissingFilesAreNamed() throws {
     let folder = try TemporaryFolder()
     let source = try ImageSurface(pixelWidth: 2, pixelHeight: 2)
     source.withUnsafeMutableBytes { bytes in
@@ -249,7 +259,7 @@ struct LayerRendererTests {
     #expect(error?.description.contains("missing.png") == true)
   }
 
-  @Test func zPositionHiddenAndBorders() throws {
+  @Test("z position hidden and borders") func zPositionHiddenAndBorders() throws {
     let root = whiteRoot()
     let front = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 50, height: 50))
     front.backgroundColor = red
@@ -272,7 +282,7 @@ struct LayerRendererTests {
     #expect(image.pixel(x: 90, y: 90) == .opaqueWhite)
   }
 
-  @Test func presentationValuesAreWhatIsDrawn() throws {
+  @Test("presentation values are what is drawn") func presentationValuesAreWhatIsDrawn() throws {
     let root = whiteRoot()
     let square = Layer(name: "square", frame: Rect(x: 0, y: 0, width: 20, height: 20))
     square.backgroundColor = red
@@ -287,7 +297,8 @@ struct LayerRendererTests {
     #expect(middle.pixel(x: 85, y: 10) == .opaqueWhite)
   }
 
-  @Test func randomTranslatedSquaresMatchTheirFrames() throws {
+  @Test("random translated squares match their frames")
+  func randomTranslatedSquaresMatchTheirFrames() throws {
     let seed = UInt64.random(in: 0...UInt64.max)
     var rng = SplitMix64(seed: seed)
     let renderer = LayerRenderer()
@@ -316,7 +327,7 @@ struct LayerRendererTests {
 }
 
 @Suite("Layer trees through sinks")
-struct LayerSinkTests {
+private struct LayerSinkTests {
   private func scene() -> Layer {
     let root = whiteRoot()
     let card = Layer(name: nil, frame: Rect(x: 15, y: 15, width: 50, height: 40))
@@ -341,7 +352,7 @@ struct LayerSinkTests {
     return root
   }
 
-  @Test func svgOfALayerTreeMatchesItsPNG() throws {
+  @Test("SVG of a layer tree matches its PNG") func svgOfALayerTreeMatchesItsPNG() throws {
     let folder = try TemporaryFolder()
     let renderer = LayerRenderer()
     let configuration = FrameConfiguration(size: Size(width: 100, height: 100), scale: 2)
@@ -366,7 +377,7 @@ struct LayerSinkTests {
 }
 
 @Suite("Exporting layer trees")
-struct ExportTests {
+private struct ExportTests {
   private func movingSquare(_ index: Int) -> Layer {
     let root = Layer(name: nil, frame: Rect(x: 0, y: 0, width: 40, height: 20))
     let square = Layer(name: nil, frame: Rect(x: Double(10 * index), y: 0, width: 10, height: 20))
@@ -375,7 +386,7 @@ struct ExportTests {
     return root
   }
 
-  @Test func exportsEveryFrame() throws {
+  @Test("exports every frame") func exportsEveryFrame() throws {
     let folder = try TemporaryFolder()
     let exporter = try FrameExporter(
       path: folder.file("f/%02d.png"),
@@ -390,7 +401,7 @@ struct ExportTests {
     }
   }
 
-  @Test func aCancelledExportLeavesNoOutput() throws {
+  @Test("a cancelled export leaves no output") func aCancelledExportLeavesNoOutput() throws {
     let folder = try TemporaryFolder()
     for name in ["a.pdf", "b/%d.png", "c.gif"] {
       let exporter = try FrameExporter(

@@ -4,52 +4,60 @@ import SwellRender
 import Testing
 
 @Suite("Output formats and frame configuration")
-struct OutputFormatTests {
-  @Test(arguments: [
-    ("out.png", OutputFormat.png), ("a/b/OUT.PNG", .png), ("frames/%05d.png", .pngSequence),
-    ("f_%d.png", .pngSequence), ("x.svg", .svg), ("x.pdf", .pdf), ("x.mp4", .mp4),
-    ("x.m4v", .mp4), ("x.gif", .gif), ("x.webp", .webp), ("x.apng", .apng),
-    ("100%%.png", .png),
-  ])
+private struct OutputFormatTests {
+  @Test(
+    "format from extension",
+    arguments: [
+      ("out.png", OutputFormat.png), ("a/b/OUT.PNG", .png), ("frames/%05d.png", .pngSequence),
+      ("f_%d.png", .pngSequence), ("x.svg", .svg), ("x.pdf", .pdf), ("x.mp4", .mp4),
+      ("x.m4v", .mp4), ("x.gif", .gif), ("x.webp", .webp), ("x.apng", .apng),
+      ("100%%.png", .png),
+    ])
   func formatFromExtension(path: String, format: OutputFormat) throws {
     #expect(try OutputFormat(path: path) == format)
   }
 
-  @Test(arguments: ["out.jpg", "noextension", "dir.png/", "movie.mkv"])
+  @Test(
+    "unknown extensions are rejected",
+    arguments: ["out.jpg", "noextension", "dir.png/", "movie.mkv"])
   func unknownExtensionsAreRejected(path: String) {
     let error = #expect(throws: RenderError.self) { _ = try OutputFormat(path: path) }
     #expect(error?.kind == .unsupportedFormat)
     #expect(error?.description.hasPrefix(path + ": ") == true)
   }
 
-  @Test func formatProperties() {
+  @Test("format properties") func formatProperties() {
     #expect(OutputFormat.png.isSingleFrame && OutputFormat.svg.isSingleFrame)
     #expect(!OutputFormat.pdf.isSingleFrame && OutputFormat.pdf.isVector)
     #expect(OutputFormat.allCases.filter(\.usesFFmpeg) == [.mp4, .gif, .webp, .apng])
   }
 
-  @Test func pixelSizeRoundsPointsTimesScale() throws {
+  @Test("pixel size rounds points times scale") func pixelSizeRoundsPointsTimesScale() throws {
     let c = FrameConfiguration(size: Size(width: 390, height: 844), scale: 3)
     #expect(c.pixelWidth == 1170 && c.pixelHeight == 2532)
     try c.validate(for: "x.png")
   }
 
-  @Test(arguments: [
-    FrameConfiguration(size: Size(width: 0, height: 10)),
-    FrameConfiguration(size: Size(width: 10, height: .nan)),
-    FrameConfiguration(size: Size(width: 10, height: 10), scale: 0),
-    FrameConfiguration(size: Size(width: 10, height: 10), scale: .infinity),
-    FrameConfiguration(size: Size(width: 10, height: 10), framesPerSecond: 0),
-    FrameConfiguration(size: Size(width: 20_000, height: 10), scale: 2),
-    FrameConfiguration(size: Size(width: 0.1, height: 0.1)),
-  ])
+  @Test(
+    "bad configurations are rejected",
+    arguments: [
+      FrameConfiguration(size: Size(width: 0, height: 10)),
+      FrameConfiguration(size: Size(width: 10, height: .nan)),
+      FrameConfiguration(size: Size(width: 10, height: 10), scale: 0),
+      FrameConfiguration(size: Size(width: 10, height: 10), scale: .infinity),
+      FrameConfiguration(size: Size(width: 10, height: 10), framesPerSecond: 0),
+      FrameConfiguration(size: Size(width: 20_000, height: 10), scale: 2),
+      FrameConfiguration(size: Size(width: 0.1, height: 0.1)),
+    ])
   func badConfigurationsAreRejected(configuration: FrameConfiguration) {
     let error = #expect(throws: RenderError.self) { try configuration.validate(for: "o.png") }
     #expect(error?.kind == .invalidFrame)
     #expect(error?.description.hasPrefix("o.png: ") == true)
   }
 
-  @Test func sequencePatternsFillInTheFrameNumber() throws {
+  @Test("sequence patterns fill in the frame number") func sequencePatternsFillInTheFrameNumber()
+    throws
+  {
     #expect(try PNGSequenceSink.Pattern("f/%05d.png").path(for: 7) == "f/00007.png")
     #expect(try PNGSequenceSink.Pattern("f/%d.png").path(for: 123) == "f/123.png")
     #expect(try PNGSequenceSink.Pattern("f/%3d.png").path(for: 5) == "f/  5.png")
@@ -61,10 +69,11 @@ struct OutputFormatTests {
 }
 
 @Suite("Image and document sinks")
-struct ImageSinkTests {
+private struct ImageSinkTests {
   private let configuration = FrameConfiguration(size: testPictureSize, scale: 2)
 
-  @Test func pngSinkWritesTheSamePixelsAsDirectDrawing() throws {
+  @Test("PNG sink writes the same pixels as direct drawing")
+  func pngSinkWritesTheSamePixelsAsDirectDrawing() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("frame.png")
     let sink = try makeFrameSink(path: path)
@@ -79,7 +88,7 @@ struct ImageSinkTests {
     #expect(try compare(written, try renderTestPicture(scale: 2)).mean == 0)
   }
 
-  @Test func pngSinkTakesPixelFrames() throws {
+  @Test("PNG sink takes pixel frames") func pngSinkTakesPixelFrames() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("pixels.png")
     let source = try renderTestPicture(scale: 2)
@@ -90,7 +99,8 @@ struct ImageSinkTests {
     #expect(try compare(try ImageSurface.load(contentsOfPNGFile: path), source).mean == 0)
   }
 
-  @Test func pngSinkHoldsOneFrameAndLeavesNothingWhenCancelled() throws {
+  @Test("PNG sink holds one frame and leaves nothing when cancelled")
+  func pngSinkHoldsOneFrameAndLeavesNothingWhenCancelled() throws {
     let folder = try TemporaryFolder()
     let sink = PNGSink(path: folder.file("one.png"))
     try sink.begin(configuration)
@@ -102,7 +112,7 @@ struct ImageSinkTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func unfinishedSinksCleanUpWhenDropped() throws {
+  @Test("unfinished sinks clean up when dropped") func unfinishedSinksCleanUpWhenDropped() throws {
     let folder = try TemporaryFolder()
     do {
       let png = PNGSink(path: folder.file("a.png"))
@@ -119,7 +129,7 @@ struct ImageSinkTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func finishingWithoutFramesFails() throws {
+  @Test("finishing without frames fails") func finishingWithoutFramesFails() throws {
     let folder = try TemporaryFolder()
     for name in ["e.png", "e.svg", "e.pdf", "e_%02d.png"] {
       let sink = try makeFrameSink(path: folder.file(name))
@@ -130,7 +140,7 @@ struct ImageSinkTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func framesMustMatchTheConfiguredSize() throws {
+  @Test("frames must match the configured size") func framesMustMatchTheConfiguredSize() throws {
     let folder = try TemporaryFolder()
     let sink = PNGSink(path: folder.file("size.png"))
     try sink.begin(configuration)
@@ -142,7 +152,7 @@ struct ImageSinkTests {
     #expect(error?.reason.contains("10×10") == true)
   }
 
-  @Test func unwritableOutputIsReportedAtBegin() throws {
+  @Test("unwritable output is reported at begin") func unwritableOutputIsReportedAtBegin() throws {
     let folder = try TemporaryFolder()
     try Data().write(to: URL(fileURLWithPath: folder.file("file")))
     for name in ["missing/x.png", "file/x.svg", "missing/x.pdf", "file/x.png"] {
@@ -154,7 +164,8 @@ struct ImageSinkTests {
     #expect(try folder.contents() == ["file"])
   }
 
-  @Test func pngSequenceWritesNumberedFramesAndCancelRemovesThem() throws {
+  @Test("PNG sequence writes numbered frames and cancel removes them")
+  func pngSequenceWritesNumberedFramesAndCancelRemovesThem() throws {
     let folder = try TemporaryFolder()
     let sink = try PNGSequenceSink(pattern: folder.file("frames/%05d.png"))
     try sink.begin(FrameConfiguration(size: Size(width: 40, height: 20)))
@@ -185,7 +196,8 @@ struct ImageSinkTests {
     #expect(!FileManager.default.fileExists(atPath: folder.file("other")))
   }
 
-  @Test func svgMatchesThePNGRenderOfTheSameDrawing() throws {
+  @Test("SVG matches the PNG render of the same drawing")
+  func svgMatchesThePNGRenderOfTheSameDrawing() throws {
     let folder = try TemporaryFolder()
     let svg = folder.file("picture.svg")
     let sink = try makeFrameSink(path: svg)
@@ -207,7 +219,8 @@ struct ImageSinkTests {
     #expect(image.pixel(x: 50, y: 40) == .opaqueRed)
   }
 
-  @Test func pdfHasOnePagePerFrameMatchingThePNGRender() throws {
+  @Test("PDF has one page per frame matching the PNG render")
+  func pdfHasOnePagePerFrameMatchingThePNGRender() throws {
     let folder = try TemporaryFolder()
     let pdf = folder.file("pages.pdf")
     let sink = try makeFrameSink(path: pdf)
@@ -228,7 +241,7 @@ struct ImageSinkTests {
     #expect(difference.farFraction < 0.02, "far pixels \(difference.farFraction)")
   }
 
-  @Test func pdfPagesFromPixelFrames() throws {
+  @Test("PDF pages from pixel frames") func pdfPagesFromPixelFrames() throws {
     let folder = try TemporaryFolder()
     let pdf = folder.file("raster.pdf")
     let sink = PDFSink(path: pdf)

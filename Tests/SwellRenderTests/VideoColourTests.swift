@@ -72,7 +72,7 @@ private func worstPatchError(_ image: ImageSurface) throws -> (error: Int, patch
 }
 
 @Suite("Video colour")
-struct VideoColourTests {
+private struct VideoColourTests {
   @Test("an MP4 is BT.709 (matrix, transfer, primaries, limited range) and decodes to its colours")
   func mp4IsTaggedAndConvertedBT709() throws {
     let folder = try TemporaryFolder()

@@ -45,8 +45,8 @@ private func renderAnimation(
 }
 
 @Suite("ffmpeg video sinks")
-struct VideoSinkTests {
-  @Test func mp4IsH264InYUV420WithEveryFrame() throws {
+private struct VideoSinkTests {
+  @Test("mp 4 is h 264 in YUV 420 with every frame") func mp4IsH264InYUV420WithEveryFrame() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("clip.mp4")
     let sink = try makeFrameSink(path: path)
@@ -67,7 +67,7 @@ struct VideoSinkTests {
     #expect(background.distance(to: .opaqueWhite) < 24, "\(background)")
   }
 
-  @Test func mp4PadsOddSizesToEven() throws {
+  @Test("mp 4 pads odd sizes to even") func mp4PadsOddSizesToEven() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("odd.mp4")
     try renderAnimation(
@@ -77,7 +77,7 @@ struct VideoSinkTests {
     #expect(info.frames == 4)
   }
 
-  @Test func gifHasEveryFrameAndKeepsColours() throws {
+  @Test("GIF has every frame and keeps colours") func gifHasEveryFrameAndKeepsColours() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("loop.gif")
     try renderAnimation(to: try makeFrameSink(path: path))
@@ -108,7 +108,8 @@ struct VideoSinkTests {
     #expect(try folder.contents() == ["loop.gif"])
   }
 
-  @Test func animatedWebPHasEveryFrameAndLoops() throws {
+  @Test("animated web p has every frame and loops") func animatedWebPHasEveryFrameAndLoops() throws
+  {
     let folder = try TemporaryFolder()
     let path = folder.file("loop.webp")
     try renderAnimation(to: try makeFrameSink(path: path))
@@ -121,7 +122,7 @@ struct VideoSinkTests {
     #expect(info.contains("No error detected."))
   }
 
-  @Test func apngHasEveryFrame() throws {
+  @Test("apng has every frame") func apngHasEveryFrame() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("loop.apng")
     try renderAnimation(to: try makeFrameSink(path: path))
@@ -131,7 +132,8 @@ struct VideoSinkTests {
     #expect(info.frames == 12)
   }
 
-  @Test func pixelFramesWithPaddedRowsAreSentRowByRow() throws {
+  @Test("pixel frames with padded rows are sent row by row")
+  func pixelFramesWithPaddedRowsAreSentRowByRow() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("rows.mp4")
     let sink = try VideoSink(path: path, format: .mp4)
@@ -162,7 +164,7 @@ struct VideoSinkTests {
     }
   }
 
-  @Test func argumentsFollowTheFormat() {
+  @Test("arguments follow the format") func argumentsFollowTheFormat() {
     let options = FFmpegOptions()
     let even = options.arguments(
       for: .mp4, pixelWidth: 64, pixelHeight: 48, framesPerSecond: 30, output: "o.mp4")
@@ -196,11 +198,12 @@ struct VideoSinkTests {
 }
 
 @Suite("ffmpeg failures")
-struct VideoFailureTests {
+private struct VideoFailureTests {
   private let configuration = FrameConfiguration(
     size: Size(width: 64, height: 48), framesPerSecond: 24)
 
-  @Test func missingExecutableSaysWhatToInstall() throws {
+  @Test("missing executable says what to install") func missingExecutableSaysWhatToInstall() throws
+  {
     let folder = try TemporaryFolder()
     let path = folder.file("out.mp4")
     let sink = try makeFrameSink(
@@ -212,7 +215,8 @@ struct VideoFailureTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func ffmpegMissingFromPathSaysWhatToInstall() throws {
+  @Test("ffmpeg missing from path says what to install")
+  func ffmpegMissingFromPathSaysWhatToInstall() throws {
     let folder = try TemporaryFolder()
     let sink = try VideoSink(
       path: folder.file("out.gif"), format: .gif, environment: ["PATH": folder.path])
@@ -223,7 +227,8 @@ struct VideoFailureTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func encoderThatDiesEarlyIsReportedWithItsLastWords() throws {
+  @Test("encoder that dies early is reported with its last words")
+  func encoderThatDiesEarlyIsReportedWithItsLastWords() throws {
     let folder = try TemporaryFolder()
     let fake = try folder.script(
       "fake-ffmpeg",
@@ -253,7 +258,7 @@ struct VideoFailureTests {
     #expect(try folder.contents() == ["fake-ffmpeg"])
   }
 
-  @Test func encoderKilledBySignalIsReported() throws {
+  @Test("encoder killed by signal is reported") func encoderKilledBySignalIsReported() throws {
     let folder = try TemporaryFolder()
     let fake = try folder.script("crashing-ffmpeg", "head -c 100 > /dev/null\nkill -SEGV $$")
     let sink = try VideoSink(
@@ -270,7 +275,8 @@ struct VideoFailureTests {
     #expect(try folder.contents() == ["crashing-ffmpeg"])
   }
 
-  @Test func encoderThatWritesNothingIsAFailure() throws {
+  @Test("encoder that writes nothing is a failure") func encoderThatWritesNothingIsAFailure() throws
+  {
     let folder = try TemporaryFolder()
     let fake = try folder.script("lazy-ffmpeg", "cat > /dev/null\nexit 0")
     let sink = try VideoSink(
@@ -282,7 +288,8 @@ struct VideoFailureTests {
     #expect(try folder.contents() == ["lazy-ffmpeg"])
   }
 
-  @Test func realFFmpegRejectingItsSettingsIsReported() throws {
+  @Test("real f fmpeg rejecting its settings is reported")
+  func realFFmpegRejectingItsSettingsIsReported() throws {
     let folder = try TemporaryFolder()
     let sink = try makeFrameSink(
       path: folder.file("bad.mp4"), ffmpeg: FFmpegOptions(x264Preset: "no-such-preset"))
@@ -292,7 +299,8 @@ struct VideoFailureTests {
     #expect(try folder.contents().isEmpty)
   }
 
-  @Test func unwritableFolderFailsBeforeStartingTheEncoder() throws {
+  @Test("unwritable folder fails before starting the encoder")
+  func unwritableFolderFailsBeforeStartingTheEncoder() throws {
     let folder = try TemporaryFolder()
     try Data().write(to: URL(fileURLWithPath: folder.file("file")))
     for name in ["file/out.mp4", "missing/out.gif"] {
@@ -303,7 +311,8 @@ struct VideoFailureTests {
     #expect(try folder.contents() == ["file"])
   }
 
-  @Test func cancelStopsTheEncoderAndRemovesThePartialFile() throws {
+  @Test("cancel stops the encoder and removes the partial file")
+  func cancelStopsTheEncoderAndRemovesThePartialFile() throws {
     let folder = try TemporaryFolder()
     do {
       let sink = try makeFrameSink(path: folder.file("cancelled.mp4"))

@@ -31,7 +31,7 @@ private func flatSamples(_ count: Int) -> [IMUSample] {
 }
 
 @Suite("One clock through the feed and its manager")
-struct FeedClockTests {
+private struct FeedClockTests {
   @Test("a live feed opened on a manual clock stamps its arrivals on that clock, not the system's")
   func liveFeedArrivals() async throws {
     let manual = ManualMonotonicClock(start: 1000)

@@ -47,7 +47,7 @@ private func referenceTrace(
 }
 
 @Suite("FileScene")
-struct FileSceneTests {
+private struct FileSceneTests {
   @Test(
     "the waterwave file scene traces exactly like a hand-built water and controller",
     arguments: [

@@ -4,7 +4,7 @@ import Testing
 @testable import SwellScenes
 
 @Suite("Frame count rule")
-struct FrameCountTests {
+private struct FrameCountTests {
   @Test(
     "a duration of d seconds at f fps has round(d·f) frames, at least one",
     arguments: [

@@ -39,7 +39,7 @@ private func volumes(_ scene: FileScene, _ driver: SceneDriver, duration: Double
 }
 
 @Suite("The glass scene pours over its rim")
-struct GlassPourTests {
+private struct GlassPourTests {
   @Test(
     "lying flat and turned 3° about x, the glass keeps its water",
     arguments: [

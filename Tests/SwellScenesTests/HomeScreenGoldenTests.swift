@@ -51,7 +51,7 @@ private let goldenRows: [(script: String, fps: Double, rows: [[Double]])] = [
 ]
 
 @Suite("homescreen scene file: golden values")
-struct HomeScreenGoldenTests {
+private struct HomeScreenGoldenTests {
   @Test("the trace keeps the recorded rows of the code-built scene", arguments: goldenRows.indices)
   func recordedRows(index: Int) throws {
     let (script, fps, golden) = goldenRows[index]

@@ -47,7 +47,7 @@ extension FileScene {
 }
 
 @Suite("homescreen scene")
-struct HomeScreenSceneTests {
+private struct HomeScreenSceneTests {
   @Test("is registered and traces the docs/formats.md keys")
   func registered() throws {
     #expect(BuiltInScenes.names.contains("homescreen"))

@@ -76,7 +76,7 @@ private func motion(at t: Double) -> DeviceMotion {
 }
 
 @Suite("Live sources through a MotionManager: fusion, messages, clock mapping")
-struct LiveSourceFeedTests {
+private struct LiveSourceFeedTests {
   @Test("a live source sending g instead of m/s² gets one message naming the mistake")
   func unitWarning() async throws {
     // Three seconds at rest in the upright pose, the accelerometer in g.

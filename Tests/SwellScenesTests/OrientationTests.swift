@@ -23,7 +23,7 @@ private func options(_ orientation: InterfaceOrientation?) -> SceneOptions {
 }
 
 @Suite("Interface orientation")
-struct OrientationTests {
+private struct OrientationTests {
   @Test(
     "landscape swaps the canvas; portrait and upside down keep it",
     arguments: InterfaceOrientation.allCases)

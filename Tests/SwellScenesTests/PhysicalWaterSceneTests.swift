@@ -86,7 +86,7 @@ private let containers: [(String, Double)] = [
 ]
 
 @Suite("Physical water in scenes")
-struct PhysicalWaterSceneTests {
+private struct PhysicalWaterSceneTests {
   @Test(
     "the first mode, read from a trace after a short push, rings at ω² = g·k·tanh(kH)",
     arguments: [0.5, 0.1])

@@ -57,7 +57,7 @@ private func tiltAndBack() -> [DeviceMotion] {
 }
 
 @Suite("re-centring the viewer offset (the live view's r key)")
-struct RecenteringTests {
+private struct RecenteringTests {
   /// Checks one scene kind: without re-centring a held 20° tilt keeps an offset near 20/90;
   /// after re-centring at 1.5 s it is 0 at once and stays within the dead-band while held;
   /// turning back to the old neutral pose then gives about −20/90.

@@ -34,7 +34,7 @@ private func motions(_ count: Int) -> [Result<MotionEvent, MotionSourceError>] {
 }
 
 @Suite("A replayed recording's start: the skip window")
-struct ReplayStartTests {
+private struct ReplayStartTests {
   @Test("a source failing inside the start-skip window is an error, not the recording's end")
   func failureInsideSkip() throws {
     // 50 samples (0.5 s), then a failure; the skip is 1 s, so the failure comes while skipping.

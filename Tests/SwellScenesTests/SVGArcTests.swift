@@ -47,7 +47,7 @@ private func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-12) -> Bool 
 }
 
 @Suite("SVG path data: elliptical arcs")
-struct SVGArcTests {
+private struct SVGArcTests {
   /// The control distance of a 90° cubic arc of a unit circle, 4/3·tan(π/8) (the well-known
   /// circle constant ≈ 0.5523).
   let kappa = 4.0 / 3 * tan(Double.pi / 8)

@@ -57,7 +57,7 @@ private func errorMessage(_ json: String) -> String? {
 }
 
 @Suite("Scene files")
-struct SceneFileTests {
+private struct SceneFileTests {
   @Test("the sample decodes into the layer kinds, fills, shapes and effects it describes")
   func decodesSample() throws {
     let f = try decode(sampleJSON)
@@ -209,7 +209,7 @@ struct SceneFileTests {
 }
 
 @Suite("SVG path data")
-struct SVGPathDataTests {
+private struct SVGPathDataTests {
   @Test("random paths survive format and parse exactly (seeded)")
   func roundTrip() throws {
     let seed: UInt64 = 0x5CE4_E5
@@ -261,7 +261,7 @@ struct SVGPathDataTests {
 }
 
 @Suite("BuiltInScenes.fileData: a built-in scene as the bytes of a scene file")
-struct BuiltInSceneFileDataTests {
+private struct BuiltInSceneFileDataTests {
   @Test("every scene with a file prints JSON that decodes to the same file, ending in a newline")
   func roundTrip() throws {
     for name in BuiltInScenes.fileNames {

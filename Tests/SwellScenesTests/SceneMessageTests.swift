@@ -25,7 +25,7 @@ private func message(_ json: String) -> String? {
 }
 
 @Suite("Scene messages")
-struct SceneMessageTests {
+private struct SceneMessageTests {
   @Test("a key with allowed values lists them when the value is unknown")
   func allowedValues() {
     #expect(

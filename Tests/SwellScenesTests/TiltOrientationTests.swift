@@ -27,7 +27,7 @@ private func waterTilt(_ orientation: InterfaceOrientation, press: Bool) throws 
 }
 
 @Suite("Keyboard and mouse tilt in every interface orientation")
-struct TiltOrientationTests {
+private struct TiltOrientationTests {
   @Test(
     "a held motion keeps the attitude's gravity and reads back as the portrait motion",
     arguments: InterfaceOrientation.allCases)

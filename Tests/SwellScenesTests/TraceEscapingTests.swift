@@ -49,7 +49,7 @@ private let hostileNames = [
 ]
 
 @Suite("Trace escaping")
-struct TraceEscapingTests {
+private struct TraceEscapingTests {
   /// The trace text for the keys and two rows.
   private func trace(keys: [String], json: Bool) -> String {
     let format = SceneTraceFormat(keys: keys, json: json)

@@ -3,7 +3,7 @@ import SwellScenes
 import Testing
 
 @Suite("scene files: viewerOffset settings")
-struct ViewerOffsetSpecTests {
+private struct ViewerOffsetSpecTests {
   private func scene(viewerOffset: String) -> Data {
     Data(
       """

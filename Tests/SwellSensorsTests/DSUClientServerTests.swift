@@ -51,9 +51,9 @@ private func receivedSamples(
 )
   async -> [IMUSample]
 {
-  let deadline = Date().addingTimeInterval(seconds)
+  let deadline = TestDeadline(seconds: seconds)
   var got: [IMUSample] = []
-  while got.count < count && Date() < deadline {
+  while got.count < count && !deadline.hasPassed {
     if case .success(let s) = await collect(source, 1).first { got.append(s) }
   }
   return got
@@ -67,7 +67,7 @@ private func fastConfiguration(port: UInt16, slot: UInt8 = 0) -> DSUClientConfig
 }
 
 @Suite("DSU client against a scripted server on loopback")
-struct DSUClientTests {
+private struct DSUClientTests {
   @Test("asks for the version, the slot's port info and its data, each a valid DSUC packet")
   func requests() throws {
     let server = try LoopbackSocket()
@@ -200,7 +200,7 @@ private final class ListSource: MotionSource, @unchecked Sendable {
 }
 
 @Suite("DSU server on loopback")
-struct DSUServerTests {
+private struct DSUServerTests {
   private func samples(_ n: Int, rate: Double = 100) -> [MotionEvent] {
     (0..<n).map { i in
       let t = Double(i) / rate
@@ -340,7 +340,7 @@ struct DSUServerTests {
 }
 
 @Suite("dsu[:HOST[:PORT]][#SLOT] words")
-struct DSUSpecTests {
+private struct DSUSpecTests {
   @Test(
     "parses host, port and slot with their defaults",
     arguments: [

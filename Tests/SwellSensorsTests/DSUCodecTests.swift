@@ -9,7 +9,7 @@ import Testing
 private let mac: [UInt8] = [0xA0, 0x5A, 0x5D, 0x11, 0x22, 0x33]
 
 @Suite("DSU packets against bytes built from the protocol text")
-struct DSUCodecTests {
+private struct DSUCodecTests {
   @Test("CRC-32 is zlib's: 0xCBF43926 for \"123456789\", and agrees with a bitwise one")
   func crc() {
     let digits = Array("123456789".utf8)

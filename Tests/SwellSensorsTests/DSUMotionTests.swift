@@ -22,7 +22,7 @@ private func ds4WindowsDSU(force: Vector3, rate: Vector3) -> ([Float], [Float]) 
 private func sdlToSwell(_ v: Vector3) -> Vector3 { Vector3(v.x, -v.z, v.y) }
 
 @Suite("DSU axes and units")
-struct DSUAxesTests {
+private struct DSUAxesTests {
   @Test("a controller at rest lying flat (DSU (0, -1, 0) g) reads +9.80665 m/s² on +z")
   func flat() {
     let (a, g) = DSUMotionAxes.deviceFrame(accelerometer: [0, -1, 0], gyroscope: [0, 0, 0])
@@ -90,7 +90,7 @@ struct DSUAxesTests {
 }
 
 @Suite("DSU timestamps on the local clock")
-struct DSUClockMapperTests {
+private struct DSUClockMapperTests {
   @Test("jittered arrivals keep the server's spacing; times never pass their arrival")
   func spacing() {
     var rng = SplitMix64(seed: 9)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SwellTestSupport
 import Testing
 
 /// A bitwise CRC-32 (reflected polynomial 0xEDB88320, as zlib), written from the algorithm's
@@ -107,8 +108,8 @@ final class LoopbackSocket: @unchecked Sendable {
   func receive(within seconds: Double, until condition: ([UInt8]) -> Bool) -> (
     bytes: [UInt8], port: UInt16
   )? {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
+    let deadline = TestDeadline(seconds: seconds)
+    while !deadline.hasPassed {
       if let d = receive(), condition(d.bytes) { return d }
     }
     return nil

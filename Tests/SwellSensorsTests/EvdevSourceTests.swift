@@ -78,9 +78,9 @@ private func openSource(
 /// The next `n` samples, failing the test after 30 s of nothing.
 private func samples(_ source: EvdevSource, _ n: Int) async throws -> [IMUSample] {
   var out: [IMUSample] = []
-  let deadline = Date().addingTimeInterval(30)
+  let deadline = TestDeadline(seconds: 30)
   while out.count < n {
-    try #require(Date() < deadline, "only \(out.count) of \(n) samples")
+    try #require(!deadline.hasPassed, "only \(out.count) of \(n) samples")
     if case .sample(let s)? = try await source.next() { out.append(s) }
   }
   return out
@@ -90,7 +90,7 @@ private let g = 9.80665
 private let degree = Double.pi / 180
 
 @Suite("evdev source: discovery, FIFO decoding, resync, hot-plug, permissions")
-struct EvdevSourceTests {
+private struct EvdevSourceTests {
   static let families: [(FakeEvdevDevice, EvdevDriverFamily)] = [
     (.dualSense, .dualSense), (.dualShock4, .dualShock4), (.switchPro, .switchPro),
     (.joyConLeft, .joyConLeft), (.joyConRight, .joyConRight), (.steamDeck, .steamDeck),
@@ -227,8 +227,8 @@ struct EvdevSourceTests {
     try tree.addPad(9, .dualShock4)
     let reader = Task { try await samples(source, 1) }
     var second: FIFOWriter?
-    let deadline = Date().addingTimeInterval(30)
-    while second == nil, Date() < deadline {
+    let deadline = TestDeadline(seconds: 30)
+    while second == nil, !deadline.hasPassed {
       second = try? FIFOWriter(tree.node(9))  // ENXIO until the source has reopened the node
       if second == nil { usleep(10_000) }
     }

@@ -11,7 +11,7 @@ private func report(_ tree: FakeIIOTree) throws -> String {
 }
 
 @Suite("IIO device reports (swell sensors)")
-struct IIODeviceReportTests {
+private struct IIODeviceReportTests {
   @Test(
     "adis16470: the driver's scan order, polled-only deltas, what is enabled and what Swell reads")
   func adis16475() throws {
@@ -160,7 +160,7 @@ struct IIODeviceReportTests {
 }
 
 @Suite("IIODeviceReport(scanning:): the report of a sysfs root, or why there is none")
-struct IIODeviceScanTests {
+private struct IIODeviceScanTests {
   @Test("a root with a motion sensor gives the same report as describing its devices")
   func scanned() throws {
     let tree = try FakeIIOTree()

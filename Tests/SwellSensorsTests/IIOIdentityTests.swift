@@ -16,7 +16,7 @@ private func source(_ tree: FakeIIOTree, name: String? = nil) throws -> IIOSourc
 }
 
 @Suite("The stable identity of IIO devices")
-struct IIOIdentityTests {
+private struct IIOIdentityTests {
   static let parent = "platform/soc/i2c-1/1-0068"
 
   @Test("the identity is the chip name and the parent device's path, and survives a renumbering")

@@ -3,7 +3,7 @@ import Testing
 @testable import SwellSensors
 
 @Suite("IIO reader phases (IIOReaderMachine)")
-struct IIOReaderMachineTests {
+private struct IIOReaderMachineTests {
   private func machine(_ mode: IIOReadMode) -> IIOReaderMachine {
     IIOReaderMachine(mode: mode, pollingPeriod: 0.01, firstScanTimeout: 2, reconnectInterval: 0.5)
   }

@@ -33,7 +33,7 @@ private let timestamp = (index: 0, type: "le:s64/64>>0")
 /// Layouts real drivers publish, each read from its buffer bytes through the FIFO standing in
 /// for `/dev/iio:deviceN` (the same code path as the character device).
 @Suite("IIO: real drivers' buffer layouts")
-struct IIORealLayoutTests {
+private struct IIORealLayoutTests {
   @Test(
     "adis16470 (adis16475 driver): be:s32/32 gyro and accel at 0...5; the temperature turned off")
   func adis16475() async throws {

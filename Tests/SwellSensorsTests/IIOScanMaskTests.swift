@@ -130,7 +130,7 @@ private let s32 = "be:s32/32>>0"
 private let ts = "le:s64/64>>0"
 
 @Suite("IIO: Swell owns the scan mask, and reads delta channels")
-struct IIOScanMaskTests {
+private struct IIOScanMaskTests {
   @Test("the driver-like fake refuses a mixed mask and accepts either half (its rule, checked)")
   func fakeDriverRule() throws {
     let tree = try FakeIIOTree()

@@ -4,7 +4,7 @@ import Testing
 @testable import SwellSensors
 
 @Suite("IIO scan types and layout")
-struct IIOScanTypeTests {
+private struct IIOScanTypeTests {
   @Test(
     "parses _type strings",
     arguments: [

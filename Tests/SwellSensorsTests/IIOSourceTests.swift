@@ -37,7 +37,7 @@ private func sample(_ event: MotionEvent?) throws -> IMUSample {
 }
 
 @Suite("IIO sources over a fake sysfs tree")
-struct IIOSourceTests {
+private struct IIOSourceTests {
   @Test("polled values: (raw + offset) × scale, per-channel scale first, Gauss to µT")
   func polledConversion() throws {
     let tree = try FakeIIOTree()
@@ -379,7 +379,7 @@ struct IIOSourceTests {
 }
 
 @Suite("IIO buffer set-up")
-struct IIOBufferSetupTests {
+private struct IIOBufferSetupTests {
   @Test("an unset trigger gets the device's own data-ready trigger")
   func trigger() async throws {
     let tree = try FakeIIOTree()

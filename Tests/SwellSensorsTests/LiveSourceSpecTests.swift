@@ -5,7 +5,7 @@ import Testing
 @testable import SwellSensors
 
 @Suite("LiveSourceSpec: one parser for iio[:NAME], udp:PORT and phone:URL")
-struct LiveSourceSpecTests {
+private struct LiveSourceSpecTests {
   @Test("good words")
   func good() throws {
     #expect(try LiveSourceSpec(parsing: "iio") == .iio(device: nil))

@@ -31,7 +31,7 @@ private func send(_ datagrams: [[UInt8]], to port: UInt16) throws {
 private func lines(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 @Suite("Phone stream decoding")
-struct PhoneStreamDecoderTests {
+private struct PhoneStreamDecoderTests {
   @Test(
     "decodes JSON and CSV lines",
     arguments: [
@@ -121,7 +121,7 @@ struct PhoneStreamDecoderTests {
 }
 
 @Suite("UDP phone stream over loopback")
-struct UDPMotionSourceTests {
+private struct UDPMotionSourceTests {
   @Test("real datagrams: samples decoded, garbage and huge packets counted and skipped")
   func datagrams() async throws {
     let source = try UDPMotionSource(port: 0, maxDatagramBytes: 2048)

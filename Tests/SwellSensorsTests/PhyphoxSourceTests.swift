@@ -7,7 +7,7 @@ import Testing
 @testable import SwellSensors
 
 @Suite("phyphox remote access over a scripted HTTP server")
-struct PhyphoxSourceTests {
+private struct PhyphoxSourceTests {
   @Test("incremental polls: thresholds per time buffer, accelerometer interpolated at gyro times")
   func incremental() async throws {
     let server = try ScriptedHTTPServer([

@@ -7,7 +7,7 @@ import Testing
 @testable import SwellSensors
 
 @Suite("phyphox parsing, HTTP framing and sensor merging")
-struct PhyphoxUnitTests {
+private struct PhyphoxUnitTests {
   @Test(
     "addresses as the phone shows them",
     arguments: [

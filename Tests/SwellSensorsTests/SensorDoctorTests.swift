@@ -36,7 +36,7 @@ private func still(_ accelerometer: Vector3, gyroscope: Vector3 = .zero, count: 
 }
 
 @Suite("Sensor doctor: units, mount matrix from two poses, short reads")
-struct SensorDoctorTests {
+private struct SensorDoctorTests {
   @Test("two poses give back every square mounting (24 rotations, readings with noise)")
   func mountMatrixFromPoses() {
     var rng = SplitMix64(seed: 26)

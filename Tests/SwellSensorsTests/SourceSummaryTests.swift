@@ -2,7 +2,7 @@ import SwellSensors
 import Testing
 
 @Suite("Source summaries: counts and their nouns agree")
-struct SourceSummaryTests {
+private struct SourceSummaryTests {
   @Test(
     "a phone stream's summary says 1 malformed line and 2 malformed lines",
     arguments: [(1, "skipped 1 malformed line, "), (2, "skipped 2 malformed lines, ")])

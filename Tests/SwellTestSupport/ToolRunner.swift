@@ -226,8 +226,8 @@ public struct ProgramFailed: Error, CustomStringConvertible {
 ///   - condition: What to wait for.
 /// - Returns: Whether `condition` became true in time.
 public func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
+  let deadline = TestDeadline(seconds: seconds)
+  while !deadline.hasPassed {
     if try condition() { return true }
     usleep(20_000)
   }

@@ -2,7 +2,7 @@ import SwellTime
 import Testing
 
 @Suite("ManualMonotonicClock: cancelling a sleeper")
-struct ManualClockCancellationTests {
+private struct ManualClockCancellationTests {
   @Test("a cancelled sleeper wakes with CancellationError and leaves the clock")
   func cancelledSleeperWakes() async throws {
     let manual = ManualMonotonicClock()

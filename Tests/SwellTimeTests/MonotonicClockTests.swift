@@ -8,7 +8,7 @@ private final class Woken: Sendable {
 }
 
 @Suite("MonotonicClock and ManualMonotonicClock")
-struct MonotonicClockTests {
+private struct MonotonicClockTests {
   @Test("a manual clock starts where it is told and only moves forward")
   func manualClockMovesForwardOnly() {
     let manual = ManualMonotonicClock(start: 2.5)

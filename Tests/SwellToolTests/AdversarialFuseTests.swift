@@ -43,12 +43,13 @@ private func angleDegrees(_ a: Vector3, _ b: Vector3) -> Double {
 /// `swell fuse` (and scene commands fed raw recordings) with rates, poses, start times and
 /// spellings nobody tuned for.
 @Suite("adversarial: swell fuse and raw recordings")
-struct AdversarialFuseTests {
+private struct AdversarialFuseTests {
   /// Resting poses at every rate with jittered timestamps and odd start times: every output row
   /// has a unit quaternion, |gravity| = 1, gravity along the accelerometer's up axis (within
   /// 0.5° after the first second), gravity consistent with the attitude, and the input's
   /// timestamps.
   @Test(
+    "resting poses",
     arguments: [25.0, 50, 100, 200, 1000],
     [
       ("portrait", Vector3(0, -1, 0)), ("landscape left", Vector3(-1, 0, 0)),
@@ -92,7 +93,7 @@ struct AdversarialFuseTests {
 
   /// A raw recording fed to `swell trace` (fused on the fly): a device at rest tilted 30° right
   /// gives a water tilt of −30°, at 25 Hz and 1000 Hz, and a 9D recording at an epoch time too.
-  @Test(arguments: [25.0, 1000])
+  @Test("raw recording drives the wave", arguments: [25.0, 1000])
   func rawRecordingDrivesTheWave(rate: Double) throws {
     var rng = SplitMix64(seed: UInt64(rate))
     let folder = try scratchFolder("adversarial-rawtrace")
@@ -117,7 +118,7 @@ struct AdversarialFuseTests {
   }
 
   /// Ten minutes at 100 Hz of raw samples: fused in full, unit quaternions throughout.
-  @Test func tenMinutesRaw() throws {
+  @Test("ten minutes raw") func tenMinutesRaw() throws {
     var rng = SplitMix64(seed: 600)
     let folder = try scratchFolder("adversarial-rawlong")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -141,9 +142,11 @@ struct AdversarialFuseTests {
 
   /// The same raw recording in accepted spellings (CRLF, BOM, comments, blank lines, extra
   /// columns, spaces, a row ending after `az`) fuses to the same output.
-  @Test(arguments: [
-    "crlf", "bom", "comments", "blank lines", "extra columns", "spaces", "short rows",
-  ])
+  @Test(
+    "raw spellings",
+    arguments: [
+      "crlf", "bom", "comments", "blank lines", "extra columns", "spaces", "short rows",
+    ])
   func rawSpellings(variant: String) throws {
     var rng = SplitMix64(seed: 77)
     let folder = try scratchFolder("adversarial-rawspell")
@@ -187,14 +190,16 @@ struct AdversarialFuseTests {
   }
 
   /// Raw files that must be refused in one line naming the file, line and column, with no output.
-  @Test(arguments: [
-    ("nan gyro", "0,nan,0,0,0,0,9.8,,,", ["bad.csv", ":3", "gx"]),
-    ("inf accel", "0,0,0,0,0,inf,9.8,,,", ["bad.csv", ":3", "ay"]),
-    ("one magnetometer axis", "0,0,0,0,0,0,9.8,1,,", ["bad.csv", ":3"]),
-    ("inf magnetometer", "0,0,0,0,0,0,9.8,1,inf,1", ["bad.csv", ":3", "my"]),
-    ("word", "0,0,0,0,zero,0,9.8,,,", ["bad.csv", ":3", "ax"]),
-    ("same time", "-1,0,0,0,0,0,9.8,,,", ["bad.csv", ":3", "t_s"]),
-  ])
+  @Test(
+    "refused raw",
+    arguments: [
+      ("nan gyro", "0,nan,0,0,0,0,9.8,,,", ["bad.csv", ":3", "gx"]),
+      ("inf accel", "0,0,0,0,0,inf,9.8,,,", ["bad.csv", ":3", "ay"]),
+      ("one magnetometer axis", "0,0,0,0,0,0,9.8,1,,", ["bad.csv", ":3"]),
+      ("inf magnetometer", "0,0,0,0,0,0,9.8,1,inf,1", ["bad.csv", ":3", "my"]),
+      ("word", "0,0,0,0,zero,0,9.8,,,", ["bad.csv", ":3", "ax"]),
+      ("same time", "-1,0,0,0,0,0,9.8,,,", ["bad.csv", ":3", "t_s"]),
+    ])
   func refusedRaw(name: String, row: String, mentioning: [String]) throws {
     let folder = try scratchFolder("adversarial-rawbad")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -209,11 +214,13 @@ struct AdversarialFuseTests {
 
   /// Fuse options that must be refused in one line: absurd resampling rates (no crash, no
   /// out-of-memory), zero, negative, NaN; 9D without a magnetometer.
-  @Test(arguments: [
-    (["--rate", "1e9"], "--rate"), (["--rate", "1e300"], "--rate"), (["--rate", "0"], "--rate"),
-    (["--rate", "-5"], "--rate"), (["--rate", "nan"], "--rate"), (["--9d"], "magnetometer"),
-    (["--declination", "400"], "--declination"), (["--reference-frame", "up"], "up"),
-  ])
+  @Test(
+    "refused fuse words",
+    arguments: [
+      (["--rate", "1e9"], "--rate"), (["--rate", "1e300"], "--rate"), (["--rate", "0"], "--rate"),
+      (["--rate", "-5"], "--rate"), (["--rate", "nan"], "--rate"), (["--9d"], "magnetometer"),
+      (["--declination", "400"], "--declination"), (["--reference-frame", "up"], "up"),
+    ])
   func refusedFuseWords(words: [String], mentioning: String) throws {
     var rng = SplitMix64(seed: 5)
     let folder = try scratchFolder("adversarial-fusewords")
@@ -229,7 +236,7 @@ struct AdversarialFuseTests {
   }
 
   /// One and two raw samples fuse (one and two rows), and trace.
-  @Test(arguments: [1, 2])
+  @Test("tiny raw", arguments: [1, 2])
   func tinyRaw(count: Int) throws {
     var rng = SplitMix64(seed: UInt64(count))
     let folder = try scratchFolder("adversarial-rawtiny")
@@ -250,7 +257,7 @@ struct AdversarialFuseTests {
   /// The real phone recording (a Sensor Logger export, as a zip and as a folder) drives both
   /// scenes: the invariants hold, zip and folder give the same trace, and the wave's values at
   /// shared times agree at 60 and 120 fps.
-  @Test func realPhoneRecording() throws {
+  @Test("real phone recording") func realPhoneRecording() throws {
     let fixtures = packageRoot.appendingPathComponent("Tests/SwellMotionTests/Fixtures")
     let zip = fixtures.appendingPathComponent("sensorlogger-ios-rotation.zip").path
     let folder = fixtures.appendingPathComponent("sensorlogger-ios-rotation").path

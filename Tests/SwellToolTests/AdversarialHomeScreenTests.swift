@@ -6,9 +6,10 @@ import Testing
 /// `swell trace homescreen` under motion nobody tuned for: the viewer offset stays in −1...1 and
 /// the wallpaper sits at its model position plus 40 points times the offset (at most ±40).
 @Suite("adversarial: swell trace homescreen")
-struct AdversarialHomeScreenTests {
+private struct AdversarialHomeScreenTests {
   /// Scripted motion of every kind, at 60 and 120 fps.
   @Test(
+    "scripted",
     arguments: [
       "tilt 30deg forward over 0.5s; hold 3s",
       "tilt 170deg forward over 1s; hold 2s",
@@ -32,7 +33,8 @@ struct AdversarialHomeScreenTests {
 
   /// A turn about the screen normal only never moves the offset (it changes no axis's
   /// elevation out of the screen plane).
-  @Test func rotationInTheScreenPlaneKeepsTheOffset() throws {
+  @Test("rotation in the screen plane keeps the offset")
+  func rotationInTheScreenPlaneKeepsTheOffset() throws {
     let table = try traceTable(["homescreen", "--script", "rotate 360deg about z over 4s"])
     #expect(try table.column(Key.horizontal).allSatisfy { abs($0) < 1e-9 })
     #expect(try table.column(Key.vertical).allSatisfy { abs($0) < 1e-9 })
@@ -40,7 +42,7 @@ struct AdversarialHomeScreenTests {
 
   /// Reduce Motion pins the offset at zero and the wallpaper at its model position under any
   /// motion.
-  @Test func reduceMotion() throws {
+  @Test("reduce motion") func reduceMotion() throws {
     let table = try traceTable(
       [
         "homescreen", "--script", "tilt 60deg forward over 0.5s; shake y 3Hz 4rad/s for 1s",
@@ -53,7 +55,7 @@ struct AdversarialHomeScreenTests {
 
   /// Random attitudes (seeded) with jitter, gaps of seconds and epoch or negative start times,
   /// through device-motion files: the invariants hold and the row count follows the rule.
-  @Test(arguments: [(11 as UInt64, 1.7e9), (12, 0), (13, -40)])
+  @Test("random attitudes", arguments: [(11 as UInt64, 1.7e9), (12, 0), (13, -40)])
   func randomAttitudes(seed: UInt64, start: Double) throws {
     var rng = SplitMix64(seed: seed)
     let folder = try scratchFolder("adversarial-hsrandom")

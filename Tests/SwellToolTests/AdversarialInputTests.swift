@@ -18,14 +18,16 @@ private func fieldLines(_ rows: [MotionRow]) -> [[String]] {
 /// Bad input of every kind, valid input in every accepted spelling, and CLI words that must be
 /// refused: one line on stderr, a non-zero exit, and never a partial output file.
 @Suite("adversarial: input files and command-line words")
-struct AdversarialInputTests {
+private struct AdversarialInputTests {
   /// Variants of the same recording that readers must accept (docs/formats.md): CRLF line endings, a
   /// BOM, comment lines anywhere, trailing blank lines, extra columns, spaces around fields,
   /// exponent numbers, a reference-frame comment. Each traces exactly like the clean file.
-  @Test(arguments: [
-    "crlf", "bom", "comments", "trailing blank lines", "extra columns", "spaces", "exponents",
-    "reference frame comment", "everything",
-  ])
+  @Test(
+    "accepted spellings",
+    arguments: [
+      "crlf", "bom", "comments", "trailing blank lines", "extra columns", "spaces", "exponents",
+      "reference frame comment", "everything",
+    ])
   func acceptedSpellings(variant: String) throws {
     let folder = try scratchFolder("adversarial-spelling")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -81,27 +83,38 @@ struct AdversarialInputTests {
 
   /// Files that must be refused with one line naming the file (and the line and column where
   /// there is one), leaving no output file.
-  @Test(arguments: [
-    ("empty", "", ["bad.csv"]),
-    ("header only", "HEADER\n", ["bad.csv"]),
-    ("wrong header", "time,gravity.x\n0,1\n", ["bad.csv"]),
-    ("nan", "HEADER\nROW\n1,1,0,0,0,0,-1,0,0,0,0,nan,0,0\n", ["bad.csv", ":3", "rotationRate.x"]),
-    ("inf", "HEADER\nROW\n1,1,0,0,0,0,-1,0,0,0,0,0,-inf,0\n", ["bad.csv", ":3", "rotationRate.y"]),
-    (
-      "overflow", "HEADER\nROW\n1,1,0,0,0,1e400,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":3", "gravity.x"]
-    ),
-    ("empty field", "HEADER\nROW\n1,1,0,0,0,0,,0,0,0,0,0,0,0\n", ["bad.csv", ":3", "gravity.y"]),
-    ("word", "HEADER\nROW\n1,1,0,0,0,0,-1,0,0,0,0,0,0,abc\n", ["bad.csv", ":3", "rotationRate.z"]),
-    ("equal time", "HEADER\nROW\nROW\n", ["bad.csv", ":3", "time"]),
-    ("earlier time", "HEADER\nROW\n-1,1,0,0,0,0,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":3", "time"]),
-    ("short row", "HEADER\nROW\n1,1,0,0,0,0,-1\n", ["bad.csv", ":3"]),
-    ("zero quaternion", "HEADER\n0,0,0,0,0,0,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":2"]),
-    (
-      "overflowing quaternion", "HEADER\nROW\n1,1e300,1e300,0,0,0,-1,0,0,0,0,0,0,0\n",
-      ["bad.csv", ":3", "attitude"]
-    ),
-    ("unknown frame", "# referenceFrame: sideways\nHEADER\nROW\n", ["bad.csv", "sideways"]),
-  ])
+  @Test(
+    "refused files",
+    arguments: [
+      ("empty", "", ["bad.csv"]),
+      ("header only", "HEADER\n", ["bad.csv"]),
+      ("wrong header", "time,gravity.x\n0,1\n", ["bad.csv"]),
+      (
+        "nan", "HEADER\nROW\n1,1,0,0,0,0,-1,0,0,0,0,nan,0,0\n", ["bad.csv", ":3", "rotationRate.x"]
+      ),
+      (
+        "inf", "HEADER\nROW\n1,1,0,0,0,0,-1,0,0,0,0,0,-inf,0\n",
+        ["bad.csv", ":3", "rotationRate.y"]
+      ),
+      (
+        "overflow", "HEADER\nROW\n1,1,0,0,0,1e400,-1,0,0,0,0,0,0,0\n",
+        ["bad.csv", ":3", "gravity.x"]
+      ),
+      ("empty field", "HEADER\nROW\n1,1,0,0,0,0,,0,0,0,0,0,0,0\n", ["bad.csv", ":3", "gravity.y"]),
+      (
+        "word", "HEADER\nROW\n1,1,0,0,0,0,-1,0,0,0,0,0,0,abc\n",
+        ["bad.csv", ":3", "rotationRate.z"]
+      ),
+      ("equal time", "HEADER\nROW\nROW\n", ["bad.csv", ":3", "time"]),
+      ("earlier time", "HEADER\nROW\n-1,1,0,0,0,0,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":3", "time"]),
+      ("short row", "HEADER\nROW\n1,1,0,0,0,0,-1\n", ["bad.csv", ":3"]),
+      ("zero quaternion", "HEADER\n0,0,0,0,0,0,-1,0,0,0,0,0,0,0\n", ["bad.csv", ":2"]),
+      (
+        "overflowing quaternion", "HEADER\nROW\n1,1e300,1e300,0,0,0,-1,0,0,0,0,0,0,0\n",
+        ["bad.csv", ":3", "attitude"]
+      ),
+      ("unknown frame", "# referenceFrame: sideways\nHEADER\nROW\n", ["bad.csv", "sideways"]),
+    ])
   func refusedFiles(name: String, template: String, mentioning: [String]) throws {
     let folder = try scratchFolder("adversarial-refused")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -119,7 +132,7 @@ struct AdversarialInputTests {
   }
 
   /// Non-UTF-8 bytes inside a number, a directory instead of a file, a missing file.
-  @Test func unreadableKinds() throws {
+  @Test("unreadable kinds") func unreadableKinds() throws {
     let folder = try scratchFolder("adversarial-kinds")
     defer { try? FileManager.default.removeItem(at: folder) }
     var bytes = Data((deviceMotionHeader + "\n0,1,0,0,0,0,-1,0,0,0,0,0,0,0\n1,1,0,0,0,0,-1,0").utf8)
@@ -145,7 +158,7 @@ struct AdversarialInputTests {
 
   /// A file without read permission: refused in one line naming it, unless the tests run as
   /// root (which reads it anyway, and then it must trace normally).
-  @Test func unreadableFile() throws {
+  @Test("unreadable file") func unreadableFile() throws {
     let folder = try scratchFolder("adversarial-perm")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = try writeFile(deviceMotionCSV(try cleanRows()), named: "locked.csv", in: folder)
@@ -161,7 +174,7 @@ struct AdversarialInputTests {
 
   /// Huge but finite values (rates of 1e300 rad/s, gravity of 1e300 g): accepted, and nothing
   /// non-finite comes out; the amplitude and tilt stay within their bounds.
-  @Test func hugeFiniteValues() throws {
+  @Test("huge finite values") func hugeFiniteValues() throws {
     let folder = try scratchFolder("adversarial-huge")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...100).map { i -> MotionRow in
@@ -184,7 +197,9 @@ struct AdversarialInputTests {
   /// The physical water under the same huge values, tiny ones and zero gravity (the reader
   /// refuses non-finite values; the model's own tests feed it NaN): finite rows, the volume kept,
   /// the surface angle in (−π, π] (a NaN would trace as 0, so the volume column is the witness).
-  @Test(arguments: [["glass"], ["waterwave", "--response", "physical"]])
+  @Test(
+    "physical water under hostile values",
+    arguments: [["glass"], ["waterwave", "--response", "physical"]])
   func physicalWaterUnderHostileValues(scene: [String]) throws {
     let folder = try scratchFolder("adversarial-physical")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -217,20 +232,23 @@ struct AdversarialInputTests {
   }
 
   /// Command-line words that must be refused with one line (usage errors exit 64).
-  @Test(arguments: [
-    (["--fps", "0"], "--fps"), (["--fps", "-1"], "--fps"), (["--fps", "nan"], "--fps"),
-    (["--fps", "inf"], "--fps"), (["--fps", "abc"], "--fps"), (["--fps"], "--fps"),
-    (["--fps", "1e9"], "frames"), (["--duration", "0"], "--duration"),
-    (["--duration", "-2"], "--duration"), (["--duration", "1e300"], "frames"),
-    (["--duration", "1e300", "--fps", "1e300"], "frames"), (["--duration", "NaN"], "--duration"),
-    (["--duration"], "--duration"), (["--bogus"], "--bogus"), (["--format", "xml"], "--format"),
-    (["--motion"], "--motion"), (["--script"], "--script"), (["--script", "wobble 3s"], "wobble"),
-    (["--script", "hold 1s", "--motion", "x.csv"], "--motion"),
-    (["--response", "x"], "--response"),
-    (["--motion-rate", "0", "--script", "hold 1s"], "--motion-rate"),
-    (["--motion-rate", "1e12", "--script", "hold 10s"], "--motion-rate"),
-    (["extra-word"], "extra-word"),
-  ])
+  @Test(
+    "refused words",
+    arguments: [
+      (["--fps", "0"], "--fps"), (["--fps", "-1"], "--fps"), (["--fps", "nan"], "--fps"),
+      (["--fps", "inf"], "--fps"), (["--fps", "abc"], "--fps"), (["--fps"], "--fps"),
+      (["--fps", "1e9"], "frames"), (["--duration", "0"], "--duration"),
+      (["--duration", "-2"], "--duration"), (["--duration", "1e300"], "frames"),
+      (["--duration", "1e300", "--fps", "1e300"], "frames"), (["--duration", "NaN"], "--duration"),
+      (["--duration"], "--duration"), (["--bogus"], "--bogus"), (["--format", "xml"], "--format"),
+      (["--motion"], "--motion"), (["--script"], "--script"),
+      (["--script", "wobble 3s"], "wobble"),
+      (["--script", "hold 1s", "--motion", "x.csv"], "--motion"),
+      (["--response", "x"], "--response"),
+      (["--motion-rate", "0", "--script", "hold 1s"], "--motion-rate"),
+      (["--motion-rate", "1e12", "--script", "hold 10s"], "--motion-rate"),
+      (["extra-word"], "extra-word"),
+    ])
   func refusedWords(words: [String], mentioning: String) throws {
     let r = try runSwell(["trace", "waterwave"] + words)
     expectOneLineFailure(r, command: "trace", mentioning: [mentioning], "\(words)")
@@ -239,11 +257,15 @@ struct AdversarialInputTests {
 
   /// Odd but valid sizes: a tiny duration gives one row, a tiny fps one row, a high fps over a
   /// short time the documented count.
-  @Test(arguments: [
-    (["--duration", "1e-9"], 60.0, 1), (["--fps", "0.001"], 0.001, 1),
-    (["--fps", "1e-300"], 1e-300, 1), (["--fps", "100000", "--duration", "0.5"], 100_000, 50_000),
-    (["--fps", "7", "--duration", "1"], 7, 7), (["--fps", "59.94", "--duration", "3"], 59.94, 180),
-  ])
+  @Test(
+    "odd sizes",
+    arguments: [
+      (["--duration", "1e-9"], 60.0, 1), (["--fps", "0.001"], 0.001, 1),
+      (["--fps", "1e-300"], 1e-300, 1),
+      (["--fps", "100000", "--duration", "0.5"], 100_000, 50_000),
+      (["--fps", "7", "--duration", "1"], 7, 7),
+      (["--fps", "59.94", "--duration", "3"], 59.94, 180),
+    ])
   func oddSizes(words: [String], fps: Double, rows: Int) throws {
     for scene in ["waterwave", "homescreen"] {
       let table = try traceTable([scene] + words, "\(words)")
@@ -254,7 +276,7 @@ struct AdversarialInputTests {
   /// `-o` into a missing folder, under a regular file, onto a folder: one line, nothing left.
   /// `-o` onto an existing file replaces it by rename (a hard link keeps the old contents), and a
   /// failed run leaves the existing file as it was.
-  @Test func outputs() throws {
+  @Test("outputs") func outputs() throws {
     let folder = try scratchFolder("adversarial-outputs")
     defer { try? FileManager.default.removeItem(at: folder) }
     let plain = try writeFile("I am a file\n", named: "plain.txt", in: folder)

@@ -23,7 +23,7 @@ private let sensorLoggerZip = packageRoot.appendingPathComponent(
   "Tests/SwellMotionTests/Fixtures/sensorlogger-ios-rotation.zip")
 
 @Suite("adversarial: swell render under every kind of motion input, and swell demo")
-struct AdversarialRenderMotionTests {
+private struct AdversarialRenderMotionTests {
   @Test(
     "device-motion CSV (jittered, epoch times, CRLF) and raw IMU CSV: the frame count follows the motion's span, and the picture's surface matches the trace",
     arguments: ["device-motion", "raw"])

@@ -61,7 +61,7 @@ private func checkOutput(
 }
 
 @Suite("adversarial: swell render outputs, sizes, times and rates")
-struct AdversarialRenderOutputTests {
+private struct AdversarialRenderOutputTests {
   @Test(
     "every output type in any letter case: round(duration·fps) frames (1 for PNG/SVG), the pixel size, one summary line, no other file",
     arguments: [
@@ -205,7 +205,7 @@ struct AdversarialRenderOutputTests {
 }
 
 @Suite("adversarial: swell render output failures")
-struct AdversarialRenderFailureTests {
+private struct AdversarialRenderFailureTests {
   /// Small executables that stand in for ffmpeg and misbehave.
   static let fakeEncoders: [(name: String, script: String?, word: String)] = [
     ("missing", nil, "ffmpeg"),

@@ -37,7 +37,7 @@ private func randomScript(_ rng: inout SplitMix64) -> String {
 }
 
 @Suite("adversarial: rendered water surface against the trace")
-struct AdversarialRenderPictureTests {
+private struct AdversarialRenderPictureTests {
   /// Renders one frame of the flat blue water and measures its surface angle in degrees.
   private func measuredAngle(
     scene: String, script: String, frame: Int, fps: Int, out: String, _ comment: String

@@ -153,7 +153,7 @@ private let mistakes: [SceneMistake] = [
 ]
 
 @Suite("adversarial: scene files under swell scene check, render and trace")
-struct AdversarialRenderSceneTests {
+private struct AdversarialRenderSceneTests {
   @Test("a file with every documented field checks, renders every frame, and traces its list")
   func everyField() throws {
     let folder = try scratchFolder("adversarial-scene-every")

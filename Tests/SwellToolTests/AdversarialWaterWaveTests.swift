@@ -21,11 +21,11 @@ private func turned(_ degrees: Double) -> Vector3 {
 /// `swell trace waterwave` under motion nobody tuned for: sample rates, jitter, start times,
 /// poses, continuous rotation, shakes, gaps, tiny and huge files.
 @Suite("adversarial: swell trace waterwave")
-struct AdversarialWaterWaveTests {
+private struct AdversarialWaterWaveTests {
   /// A 30° clockwise tilt at every rate, with jittered timestamps, starting at 0, at an epoch
   /// time and at a negative time: invariants hold, the row count follows the rule, and the water
   /// settles level with the world (−30°).
-  @Test(arguments: [25.0, 50, 100, 200, 1000], [0.0, 1.7e9, -12.5])
+  @Test("rates and start times", arguments: [25.0, 50, 100, 200, 1000], [0.0, 1.7e9, -12.5])
   func ratesAndStartTimes(rate: Double, start: Double) throws {
     let seed = UInt64(rate) &* 31 &+ UInt64(bitPattern: Int64(start))
     var rng = SplitMix64(seed: seed)
@@ -48,24 +48,26 @@ struct AdversarialWaterWaveTests {
 
   /// Held poses, corrected and seed-exact (docs/waterwave.md table): landscape, face up/down
   /// (direction undefined: held at 0), upside down (back to 0), and tilts right at and around 45°.
-  @Test(arguments: [
-    ("portrait", Vector3(0, -1, 0), 0.0, 0.0),
-    ("landscape left", Vector3(-1, 0, 0), 45, 0),
-    ("landscape right", Vector3(1, 0, 0), -45, 0),
-    ("face up", Vector3(0, 0, -1), 0, 0),
-    ("face down", Vector3(0, 0, 1), 0, 0),
-    ("upside down", Vector3(0, 1, 0), 0, 0),
-    ("upside down tilted", Vector3(0.3, 0.954, 0), 0, 0),
-    ("30 right", turned(30), -30, -30),
-    ("30 left", turned(-30), 30, 30),
-    ("44.9 right", turned(44.9), -44.9, -44.9),
-    ("45 right", turned(45), -45, 0),
-    ("45.1 right", turned(45.1), -45, 0),
-    ("60 right", turned(60), -45, 0),
-    ("90 right", turned(90), -45, 0),
-    ("60 left", turned(-60), 45, 0),
-    ("almost flat", Vector3(0.01, -0.02, -0.9997), 0, -26.565_051),
-  ])
+  @Test(
+    "held pose",
+    arguments: [
+      ("portrait", Vector3(0, -1, 0), 0.0, 0.0),
+      ("landscape left", Vector3(-1, 0, 0), 45, 0),
+      ("landscape right", Vector3(1, 0, 0), -45, 0),
+      ("face up", Vector3(0, 0, -1), 0, 0),
+      ("face down", Vector3(0, 0, 1), 0, 0),
+      ("upside down", Vector3(0, 1, 0), 0, 0),
+      ("upside down tilted", Vector3(0.3, 0.954, 0), 0, 0),
+      ("30 right", turned(30), -30, -30),
+      ("30 left", turned(-30), 30, 30),
+      ("44.9 right", turned(44.9), -44.9, -44.9),
+      ("45 right", turned(45), -45, 0),
+      ("45.1 right", turned(45.1), -45, 0),
+      ("60 right", turned(60), -45, 0),
+      ("90 right", turned(90), -45, 0),
+      ("60 left", turned(-60), 45, 0),
+      ("almost flat", Vector3(0.01, -0.02, -0.9997), 0, -26.565_051),
+    ])
   func heldPose(name: String, gravity: Vector3, corrected: Double, seedExact: Double) throws {
     let folder = try scratchFolder("adversarial-pose")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -87,7 +89,8 @@ struct AdversarialWaterWaveTests {
 
   /// A continuous turn through 360° (and 720°) about z, both ways, slow and fast: no 2π spin
   /// or jump anywhere in the trace (the seed's atan2 wrap hazard), for both rules.
-  @Test(arguments: [("right", 20.0), ("left", 20), ("right", 2), ("left", 3)])
+  @Test(
+    "continuous rotation", arguments: [("right", 20.0), ("left", 20), ("right", 2), ("left", 3)])
   func continuousRotation(direction: String, seconds: Double) throws {
     let folder = try scratchFolder("adversarial-spin")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -112,7 +115,7 @@ struct AdversarialWaterWaveTests {
 
   /// Rapid alternation between ±80° (square wave, several periods): the corrected tilt stays
   /// within ±45° (the eased, additive retargeting never overshoots the targets) and is smooth.
-  @Test(arguments: [0.7, 1, 2, 5, 12])
+  @Test("rapid alternation", arguments: [0.7, 1, 2, 5, 12])
   func rapidAlternation(frequency: Double) throws {
     let folder = try scratchFolder("adversarial-alternate")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -129,7 +132,7 @@ struct AdversarialWaterWaveTests {
   /// Shakes about x at 0.5–10 Hz with peak rates around the 0.7 rad/s threshold and far above:
   /// the amplitude rises only above the threshold, to at most 20·peak above the base (and close
   /// to it), and comes back to the base after the shake.
-  @Test(arguments: [0.5, 2, 5, 10], [0.5, 0.7, 0.71, 2, 10])
+  @Test("shake about x", arguments: [0.5, 2, 5, 10], [0.5, 0.7, 0.71, 2, 10])
   func shakeAboutX(frequency: Double, peak: Double) throws {
     let comment = "shake x \(frequency) Hz \(peak) rad/s"
     let table = try traceTable(
@@ -153,7 +156,7 @@ struct AdversarialWaterWaveTests {
 
   /// Shakes about y and z never raise the amplitude (the response reads the pitch rate only),
   /// however fast.
-  @Test(arguments: ["y", "z", "-y"], [2.0, 10])
+  @Test("shake about other axes", arguments: ["y", "z", "-y"], [2.0, 10])
   func shakeAboutOtherAxes(axis: String, peak: Double) throws {
     let comment = "shake \(axis) \(peak) rad/s"
     let table = try traceTable(
@@ -164,7 +167,7 @@ struct AdversarialWaterWaveTests {
 
   /// Negative-only pitch rates: the seed reacts to positive rates only (`--seed-exact`: no
   /// amplitude), the corrected rule to |ω_x|.
-  @Test func negativeOnlyPitchRate() throws {
+  @Test("negative only pitch rate") func negativeOnlyPitchRate() throws {
     let folder = try scratchFolder("adversarial-negative")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...200).map { i -> MotionRow in
@@ -183,7 +186,9 @@ struct AdversarialWaterWaveTests {
 
   /// Random motion (seeded) with jitter, gaps of seconds and an epoch start: the values at the
   /// shared frame times are identical at 60 and 120 fps, and JSON carries the same numbers as CSV.
-  @Test(arguments: [1 as UInt64, 2, 3], ["classic", "sloshing"])
+  @Test(
+    "random motion frame rate independence", arguments: [1 as UInt64, 2, 3],
+    ["classic", "sloshing"])
   func randomMotionFrameRateIndependence(seed: UInt64, response: String) throws {
     var rng = SplitMix64(seed: seed)
     let folder = try scratchFolder("adversarial-random")
@@ -229,7 +234,7 @@ struct AdversarialWaterWaveTests {
 
   /// One sample, two samples, and a single sample traced for a while: the row rule and the
   /// settle still hold.
-  @Test func tinyRecordings() throws {
+  @Test("tiny recordings") func tinyRecordings() throws {
     let folder = try scratchFolder("adversarial-tiny")
     defer { try? FileManager.default.removeItem(at: folder) }
     let one = try writeFile(
@@ -248,7 +253,7 @@ struct AdversarialWaterWaveTests {
 
   /// Ten minutes at 100 Hz of slow swaying: the whole file is traced (36 001 rows) with the
   /// invariants holding throughout.
-  @Test func tenMinutesAt100Hz() throws {
+  @Test("ten minutes at 100 hz") func tenMinutesAt100Hz() throws {
     let folder = try scratchFolder("adversarial-long")
     defer { try? FileManager.default.removeItem(at: folder) }
     let rows = (0...60_000).map { i -> MotionRow in
@@ -264,7 +269,7 @@ struct AdversarialWaterWaveTests {
 
   /// The same scripted turns sampled at 25, 37, 50, 200 Hz give the water tilt of 1000 Hz
   /// sampling within 0.03° (the 60 Hz tilt grid makes the response independent of the rate).
-  @Test(arguments: [25.0, 37, 50, 200])
+  @Test("motion rate independence", arguments: [25.0, 37, 50, 200])
   func motionRateIndependence(rate: Double) throws {
     let script = "tilt 40deg right over 0.5s; hold 0.5s; tilt 70deg left over 1s; hold 1.5s"
     let reference = try traceTable(["waterwave", "--script", script, "--motion-rate", "1000"])

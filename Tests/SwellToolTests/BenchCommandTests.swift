@@ -3,7 +3,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("swell bench")
-struct BenchCommandTests {
+private struct BenchCommandTests {
   @Test("--quick --json reports the fusion figures with median, min, max and unit")
   func quickJSON() throws {
     let (status, out, err) = try runSwell(["bench", "--quick", "--json"])

@@ -5,7 +5,7 @@ import Testing
 @testable import SwellTool
 
 @Suite("Completions and the man page, generated from the declarations")
-struct CompletionManPageTests {
+private struct CompletionManPageTests {
   @Test("swell completion bash is valid bash and completes commands, options, values, scenes")
   func bash() throws {
     let r = try runSwell(["completion", "bash"])

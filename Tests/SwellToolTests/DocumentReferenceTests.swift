@@ -31,7 +31,7 @@ func checkedFiles() throws -> [String] {
 }
 
 @Suite("Docs and comments cite their facts")
-struct DocumentReferenceTests {
+private struct DocumentReferenceTests {
   @Test(
     "no file under Sources, Tests, docs, Examples or Scripts, nor the README, points at notes the repository does not have"
   )

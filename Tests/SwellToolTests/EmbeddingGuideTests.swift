@@ -10,7 +10,7 @@ import Testing
 /// (`ReadmeExampleTests.documentInSync` checks that every line of the guide is here or in the
 /// GTK example).
 @Suite("Embedding guide examples")
-struct EmbeddingGuideTests {
+private struct EmbeddingGuideTests {
   @Test("a player drawn into an image, a pixel buffer and a Cairo context gives the same pixels")
   func drawTargets() throws {
     // docs/embedding.md: "A player"

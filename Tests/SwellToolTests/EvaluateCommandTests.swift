@@ -13,7 +13,7 @@ private func temporaryFile(_ text: String) throws -> URL {
 }
 
 @Suite("swell evaluate")
-struct EvaluateCommandTests {
+private struct EvaluateCommandTests {
   @Test("scores the truth itself as zero error, text and JSON")
   func perfectEstimate() throws {
     // The truth itself, turned from ENU to NWU: q_NWU = rotZ(−90°) ⊗ q_ENU.

@@ -105,7 +105,7 @@ private func dualSenseTree() throws -> (FakeEvdevTree, String) {
 }
 
 @Suite("evdev from the command line: live, record to evemu, the doctor (fake trees)")
-struct EvdevToolTests {
+private struct EvdevToolTests {
   /// Needs DISPLAY, as CI's xvfb-run gives.
   @Test(
     "live waterwave --motion evdev: a tilted pad tilts the water; unplugged and replugged, it resumes"

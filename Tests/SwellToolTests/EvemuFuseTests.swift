@@ -5,7 +5,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("swell fuse on evemu recordings")
-struct EvemuFuseTests {
+private struct EvemuFuseTests {
   /// One evemu fixture per driver family (Tests/SwellEvdevTests/Fixtures) and its frame count.
   static let fixtures: [(String, Int)] = [
     ("dualsense.evemu", 250), ("dualshock4-playstation.evemu", 250),

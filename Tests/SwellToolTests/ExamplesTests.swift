@@ -12,7 +12,7 @@ private func runExample(_ name: String, _ arguments: [String], directory: URL? =
 }
 
 @Suite("Examples/: each example program builds and does its job")
-struct ExamplesTests {
+private struct ExamplesTests {
   @Test("motion-attitude: a MotionManager pushes one attitude per 0.5 s of the bundled recording")
   func motionAttitude() throws {
     let r = try runExample("motion-attitude", [])

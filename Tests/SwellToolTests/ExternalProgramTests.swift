@@ -3,7 +3,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("External programs: every one the tests start is installed by Scripts/install-deps.sh")
-struct ExternalProgramTests {
+private struct ExternalProgramTests {
   @Test("the tests read the same program table that install-deps.sh --list-programs prints")
   func tableMatchesScript() throws {
     let r = try runProgram(

@@ -19,7 +19,7 @@ private func stillRecording(seconds: Double, rate: Double, magnetometer: Bool) -
 }
 
 @Suite("swell fuse")
-struct FuseCommandTests {
+private struct FuseCommandTests {
   @Test("fuses the bundled Sensor Logger recording into a device-motion CSV")
   func bundledRecording() throws {
     let folder = try scratchFolder("fuse-tests")

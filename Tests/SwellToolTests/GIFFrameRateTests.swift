@@ -5,7 +5,7 @@ import Testing
 /// GIF frame delays are whole hundredths of a second: a GIF must play at the speed it was
 /// rendered for, so `swell render` caps GIFs at 50 frames per second.
 @Suite("GIF frame rate")
-struct GIFFrameRateTests {
+private struct GIFFrameRateTests {
   @Test("a GIF without --fps renders at 50 fps and plays for the rendered duration")
   func defaultGIFPlaysInRealTime() throws {
     let folder = try scratchFolder("adversarial-gif-rate")

@@ -20,7 +20,7 @@ private func expectGolden(_ text: String, named name: String) throws {
 }
 
 @Suite("The command line: generated help, help goldens, did you mean, exit codes")
-struct CommandLineTests {
+private struct CommandLineTests {
   static let names = SwellTool.commands.map { $0.spec.name }
 
   @Test(

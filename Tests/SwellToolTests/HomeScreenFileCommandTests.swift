@@ -5,7 +5,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("homescreen as a scene file: swell scene print, render and trace")
-struct HomeScreenFileCommandTests {
+private struct HomeScreenFileCommandTests {
   @Test("scene print homescreen → file → render gives the same PNG bytes and trace as the built-in")
   func printedFileRendersTheSame() throws {
     let folder = try scratchFolder("adversarial-homescreen-file")

@@ -58,7 +58,7 @@ private func motion(degrees: Double, axis: Vector3, duration: Double) -> [Device
 }
 
 @Suite("homescreen rendering")
-struct HomeScreenRenderTests {
+private struct HomeScreenRenderTests {
   @Test("a rendered frame shows the wallpaper displaced against the icons by the traced amount")
   func wallpaperShiftMatchesTrace() throws {
     var options = SceneOptions()

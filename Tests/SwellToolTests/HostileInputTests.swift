@@ -45,7 +45,7 @@ func writeJSON(_ object: Any, to url: URL) throws {
 }
 
 @Suite("Hostile input: files", .serialized)
-struct HostileInputTests {
+private struct HostileInputTests {
   @Test("a zip entry declaring 100 bytes that inflates to 1.5 GB stops at once under 1 GB")
   func zipBomb() throws {
     let folder = try scratchFolder("hostile-zip")

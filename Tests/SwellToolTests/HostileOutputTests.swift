@@ -69,7 +69,7 @@ private func leftovers(in folder: URL) throws -> [String] {
 }
 
 @Suite("Hostile input: outputs and signals", .serialized)
-struct HostileOutputTests {
+private struct HostileOutputTests {
   @Test("-o - writes to standard output; a FIFO is written to, never replaced")
   func streams() throws {
     let dash = try runSwell(["trace", "waterwave", "--duration", "0.1", "-o", "-"])

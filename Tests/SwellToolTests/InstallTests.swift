@@ -5,7 +5,7 @@ import Testing
 @testable import SwellTool
 
 @Suite("swell --version")
-struct VersionTests {
+private struct VersionTests {
   @Test(
     "prints one line: the version number, and the commit when built from git",
     arguments: [
@@ -67,7 +67,7 @@ private func git(_ folder: URL, _ arguments: [String]) throws -> String {
 }
 
 @Suite("Scripts/build-commit.sh (the commit in --version)")
-struct BuildCommitScriptTests {
+private struct BuildCommitScriptTests {
   @Test("outside git (a source tarball) it writes nil")
   func noGit() throws {
     let folder = try scratchFolder("build-commit")
@@ -124,7 +124,7 @@ struct BuildCommitScriptTests {
 }
 
 @Suite("Bundled resources (beside the binary, ../share/swell, the SwiftPM bundle)")
-struct BundledResourcesTests {
+private struct BundledResourcesTests {
   let bin = URL(fileURLWithPath: "/opt/swell/usr/bin")
 
   @Test("the folders searched, in order")
@@ -173,7 +173,7 @@ struct BundledResourcesTests {
 }
 
 @Suite("A copied swell without the build folder")
-struct CopiedBinaryTests {
+private struct CopiedBinaryTests {
   @Test("demo fails in one line (exit 1) without the share folder, and works with it")
   func demo() throws {
     let folder = try scratchFolder("copy").resolvingSymlinksInPath()

@@ -151,7 +151,7 @@ private final class ProbeScene: Scene {
 }
 
 @Suite("swell live: motion feeds and scene content")
-struct LiveContentTests {
+private struct LiveContentTests {
   @Test("keyboard arrows tilt the fed motion; samples never run ahead of the frame")
   func keyboardFeed() throws {
     let scene = ProbeScene()

@@ -67,7 +67,7 @@ private func temporaryPath(_ name: String) -> String {
 private let tilt = 30 * Double.pi / 180
 
 @Suite("swell live: sensor sources in a window (needs DISPLAY, as CI's xvfb-run gives)")
-struct LiveSensorToolTests {
+private struct LiveSensorToolTests {
   @Test("udp:PORT: JSON datagrams of a tilted pose tilt the water; --trace-out has every frame")
   func udpTilt() async throws {
     let port = UInt16.random(in: 30_000...60_000)

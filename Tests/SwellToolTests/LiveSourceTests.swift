@@ -8,7 +8,7 @@ import Testing
 @testable import SwellTool
 
 @Suite("swell live: sensor source options")
-struct LiveSourceTests {
+private struct LiveSourceTests {
   @Test(
     "usage: sensor options need a sensor source; --loop needs a recording; --renderer is one of three, for a window",
     arguments: [

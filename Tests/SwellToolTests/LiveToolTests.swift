@@ -13,7 +13,7 @@ private func temporaryFolder() throws -> URL {
 }
 
 @Suite("swell live: the binary in a window (needs DISPLAY, as CI's xvfb-run gives)")
-struct LiveWindowToolTests {
+private struct LiveWindowToolTests {
   let scene = LiveTool.fixtures.appendingPathComponent("live-plain.json").path
   let recording = LiveTool.fixtures.appendingPathComponent("live-roll.csv").path
 
@@ -214,7 +214,7 @@ private func focus(_ window: String, display: String) throws {
 }
 
 @Suite("swell live --terminal through tmux")
-struct LiveTerminalToolTests {
+private struct LiveTerminalToolTests {
   let scene = LiveTool.fixtures.appendingPathComponent("live-plain.json").path
 
   /// Starts `swell live --terminal` in a detached tmux session; after it exits the pane records

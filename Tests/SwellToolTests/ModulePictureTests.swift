@@ -50,7 +50,7 @@ private func edit(_ root: URL, _ path: String, _ old: String, _ new: String) thr
 }
 
 @Suite("The module picture is checked (Scripts/check-modules.pl)")
-struct ModulePictureTests {
+private struct ModulePictureTests {
   @Test("the package as it is passes")
   func packagePasses() throws {
     let r = try check(packageRoot)

@@ -82,7 +82,7 @@ private func usageMessage(_ words: [String]) -> String? {
 }
 
 @Suite("Typed option declarations: one declaration for parsing, help, completions")
-struct OptionParserTests {
+private struct OptionParserTests {
   @Test("the declaring pass records every option once, with its kind, placeholder and default")
   func declarations() throws {
     let options = sampleSpec.options
@@ -229,7 +229,7 @@ private enum SideEffectCommand: TypedToolCommand {
 }
 
 @Suite("Typed commands: validation before side effects, shared groups")
-struct TypedCommandTests {
+private struct TypedCommandTests {
   @Test("a failed validation throws before the command's work starts")
   func validateFirst() throws {
     var args = try Arguments(["--a", "--b"], spec: SideEffectCommand.spec)
@@ -314,7 +314,7 @@ struct TypedCommandTests {
 }
 
 @Suite("Library mistakes that come from the command line exit 64, in every command")
-struct LibraryUsageMistakeTests {
+private struct LibraryUsageMistakeTests {
   @Test(
     "a bad script, an unknown scene, a recording as the scene, a bad size, a malformed source",
     arguments: [

@@ -13,7 +13,7 @@ private func lastRow(_ csv: String) throws -> [String: Double] {
 }
 
 @Suite("--orientation on render, live and trace")
-struct OrientationCommandTests {
+private struct OrientationCommandTests {
   private static let script =
     "hold 0.2s; rotate 20deg about y over 0.3s; rotate 10deg about x over 0.3s"
 

@@ -8,7 +8,7 @@ private let recording = packageRoot.appendingPathComponent(
 ).path
 
 @Suite("Outputs: the name and the content agree; messages that say what went wrong")
-struct OutputNameTests {
+private struct OutputNameTests {
   @Test(
     "an -o whose extension names a format the command does not write is a usage error, and nothing is written",
     arguments: [

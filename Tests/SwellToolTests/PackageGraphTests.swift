@@ -5,7 +5,7 @@ import Testing
 /// target in Package.swift (SwiftPM lets a target import any module built before it, so a
 /// missing declaration compiles today and breaks a product that does not happen to build it).
 @Suite("Package.swift declares every import")
-struct PackageGraphTests {
+private struct PackageGraphTests {
   static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 

@@ -14,7 +14,7 @@ import Testing
 
 /// The library examples of README.md, compiled and checked, so the README stays true.
 @Suite("README examples")
-struct ReadmeExampleTests {
+private struct ReadmeExampleTests {
   @Test("device motion from raw samples: a device lying still reads gravity (0, 0, -1) g")
   func fusionExample() {
     // docs/porting.md: "Device motion from raw IMU samples"
@@ -96,9 +96,9 @@ struct ReadmeExampleTests {
     try #require(fd >= 0)
     defer { close(fd) }
     // Face up: device +z up is ABS_Y (SDL's frame), 8192 per g; MSC_TIMESTAMP every 4 ms.
-    let deadline = Date().addingTimeInterval(30)
+    let deadline = TestDeadline(seconds: 30)
     var k: Int64 = 0
-    while seen.withLock({ $0.count }) < 50, Date() < deadline {
+    while seen.withLock({ $0.count }) < 50, !deadline.hasPassed {
       let bytes = inputEventBytes(
         motionFrame(
           time: 1_000_000 + 4000 * k, axes: [(0, 0), (1, 8192), (2, 0)],

@@ -7,7 +7,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("swell record")
-struct RecordCommandTests {
+private struct RecordCommandTests {
   @Test("records buffered IIO scans from the FIFO into a raw IMU CSV")
   func buffered() throws {
     let tree = try FakeIIOTree()

@@ -20,7 +20,7 @@ private func record(_ tree: FakeIIOTree, count: Int) throws -> [IMUSample] {
 private let ts = "le:s64/64>>0"
 
 @Suite("swell record iio on real drivers' layouts")
-struct RecordIIOLayoutTests {
+private struct RecordIIOLayoutTests {
   @Test("adis16470 (adis16475 driver): gyro and accel at 0...5, the enabled temperature off")
   func adis16475() throws {
     let tree = try FakeIIOTree()

@@ -16,7 +16,7 @@ private func body(_ buffers: [(String, String, [Double])], measuring: Bool = tru
 }
 
 @Suite("swell record phone:URL")
-struct RecordPhoneCommandTests {
+private struct RecordPhoneCommandTests {
   @Test("records phyphox remote access into a raw IMU CSV")
   func records() throws {
     let accTimes = [2.01, 2.02, 2.03, 2.04, 2.05]

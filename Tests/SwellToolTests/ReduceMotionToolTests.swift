@@ -28,7 +28,7 @@ private let thirtyDegrees = -30 * Double.pi / 180
 /// `swell live` follows the desktop's Reduce Motion: the portal's setting on a private session
 /// bus, served by a fake portal written against libdbus (needs DISPLAY, as CI's xvfb-run gives).
 @Suite("swell live: the desktop's Reduce Motion over a private bus (needs DISPLAY)")
-struct ReduceMotionToolTests {
+private struct ReduceMotionToolTests {
   static let appearance = "org.freedesktop.appearance"
 
   /// Runs the scripted turn for `frames` frames at 30 fps and returns the water's tilts.

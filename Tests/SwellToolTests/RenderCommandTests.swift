@@ -26,7 +26,7 @@ private func boundaryAngleDegrees(_ image: ImageSurface, columns: ClosedRange<In
 }
 
 @Suite("swell render")
-struct RenderCommandTests {
+private struct RenderCommandTests {
   @Test("MP4: ffprobe reads h264 at the pixel size, with round(duration·fps) frames")
   func mp4() throws {
     let folder = try scratchFolder("render-tests")
@@ -323,7 +323,7 @@ struct RenderCommandTests {
 }
 
 @Suite("swell scene")
-struct SceneCommandTests {
+private struct SceneCommandTests {
   @Test("check summarises a good file and names the bad field of a bad one")
   func check() throws {
     let folder = try scratchFolder("render-tests")
@@ -355,7 +355,7 @@ struct SceneCommandTests {
 }
 
 @Suite("swell demo")
-struct DemoCommandTests {
+private struct DemoCommandTests {
   @Test("renders the bundled recording to a video and says where")
   func file() throws {
     let folder = try scratchFolder("render-tests")

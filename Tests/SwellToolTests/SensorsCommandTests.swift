@@ -3,7 +3,7 @@ import SwellTestSupport
 import Testing
 
 @Suite("swell sensors")
-struct SensorsCommandTests {
+private struct SensorsCommandTests {
   @Test("lists a fake bmi160 with channels, rate, scale and mount matrix")
   func lists() throws {
     let tree = try FakeIIOTree()

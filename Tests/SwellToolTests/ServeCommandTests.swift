@@ -18,7 +18,7 @@ private func scratchPath(_ name: String) -> String {
 }
 
 @Suite("swell serve dsu")
-struct ServeCommandTests {
+private struct ServeCommandTests {
   @Test(
     "usage mistakes exit 64 with one line",
     arguments: [

@@ -35,7 +35,7 @@ private func rocking(time: Double = 1, gyro: Double = 1, accel: Double = 1) -> S
 }
 
 @Suite("Silent mistakes: key paths in scene files")
-struct SceneKeyPathCheckTests {
+private struct SceneKeyPathCheckTests {
   @Test("scene check refuses an unknown key path and a kind mismatch with the JSON path")
   func refuses() throws {
     let folder = try scratchFolder("silent-scene")
@@ -128,7 +128,7 @@ struct SceneKeyPathCheckTests {
 }
 
 @Suite("Silent mistakes: recording units in swell fuse")
-struct FuseUnitsToolTests {
+private struct FuseUnitsToolTests {
   @Test("an accelerometer in g is warned about with the fix, and --accel-unit g fuses it right")
   func accelerationInG() throws {
     let folder = try scratchFolder("silent-fuse")

@@ -8,7 +8,7 @@ private let recording = packageRoot.appendingPathComponent(
 ).path
 
 @Suite("Small mistakes the trial found: outputs, durations, presets, command names, summaries")
-struct SmallMistakesToolTests {
+private struct SmallMistakesToolTests {
   @Test(
     "an -o that names a folder is a one-line usage error before any work, for every command",
     arguments: [

@@ -53,8 +53,8 @@ private func deviceMotionCSV(_ script: String, rate: Double, start: Double = 100
 private let tiltKey = "water.transform.rotation.z"
 
 @Suite("swell trace")
-struct TraceCommandTests {
-  @Test func csvHeaderAndRowCount() throws {
+private struct TraceCommandTests {
+  @Test("CSV header and row count") func csvHeaderAndRowCount() throws {
     let r = try trace([
       "waterwave", "--script", "hold 1s; tilt 30deg right over 0.5s", "--fps", "60",
     ])
@@ -72,11 +72,13 @@ struct TraceCommandTests {
     #expect(try Table(d.out).rows.count == 15)
   }
 
-  @Test(arguments: [
-    ("30deg right", false, -30.0), ("30deg left", false, 30), ("60deg right", false, -45),
-    ("60deg left", false, 45), ("30deg right", true, -30), ("0.01deg left", false, 0.01),
-    ("0.01deg left", true, 0.01),
-  ])
+  @Test(
+    "held tilt settles",
+    arguments: [
+      ("30deg right", false, -30.0), ("30deg left", false, 30), ("60deg right", false, -45),
+      ("60deg left", false, 45), ("30deg right", true, -30), ("0.01deg left", false, 0.01),
+      ("0.01deg left", true, 0.01),
+    ])
   func heldTiltSettles(tilt: String, seedExact: Bool, expectedDegrees: Double) throws {
     let args =
       ["waterwave", "--script", "tilt \(tilt) over 0.5s; hold 2s"]
@@ -87,7 +89,7 @@ struct TraceCommandTests {
     #expect(abs(last * 180 / .pi - expectedDegrees) < 1e-6, "\(last * 180 / .pi)°")
   }
 
-  @Test func seedExactHoldsBeforeFortyFive() throws {
+  @Test("seed exact holds before forty five") func seedExactHoldsBeforeFortyFive() throws {
     let r = try trace([
       "waterwave", "--script", "tilt 60deg right over 0.5s; hold 2s", "--seed-exact",
     ])
@@ -95,7 +97,7 @@ struct TraceCommandTests {
     #expect(last > -45 && last < -44, "\(last)°")
   }
 
-  @Test func shakeRaisesAmplitudeAndReleases() throws {
+  @Test("shake raises amplitude and releases") func shakeRaisesAmplitudeAndReleases() throws {
     let r = try trace(["waterwave", "--script", "hold 0.5s; shake x 3Hz 2rad/s for 1s; hold 3s"])
     let t = try Table(r.out)
     let time = try t.column("time")
@@ -107,7 +109,8 @@ struct TraceCommandTests {
     #expect(abs((amp.last ?? 0) - base) < 0.5)
   }
 
-  @Test func recordingAt60And120FpsAgreesAtSharedTimes() throws {
+  @Test("recording at 60 and 120 fps agrees at shared times")
+  func recordingAt60And120FpsAgreesAtSharedTimes() throws {
     let folder = try scratchFolder("trace-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("motion.csv")
@@ -128,7 +131,9 @@ struct TraceCommandTests {
     #expect((try a.column(tiltKey).last ?? 0) > 0.7)
   }
 
-  @Test(arguments: [["glass"], ["waterwave", "--response", "physical"]])
+  @Test(
+    "physical water traces surface angle and volume alike at 60 and 120 fps",
+    arguments: [["glass"], ["waterwave", "--response", "physical"]])
   func physicalWaterTracesSurfaceAngleAndVolumeAlikeAt60And120Fps(scene: [String]) throws {
     let folder = try scratchFolder("trace-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -153,7 +158,7 @@ struct TraceCommandTests {
     #expect(Set(angle).count > 100)
   }
 
-  @Test func jsonHasTheSameKeys() throws {
+  @Test("JSON has the same keys") func jsonHasTheSameKeys() throws {
     let r = try trace(["waterwave", "--duration", "0.1", "--fps", "20", "--format", "json"])
     #expect(r.status == 0)
     let array = try #require(
@@ -163,7 +168,7 @@ struct TraceCommandTests {
     #expect(array[1]["time"] == 0.05)
   }
 
-  @Test func responseAndReduceMotionOptions() throws {
+  @Test("response and reduce motion options") func responseAndReduceMotionOptions() throws {
     let script = "tilt 30deg right over 0.3s; hold 6s"
     let s = try Table(try trace(["waterwave", "--script", script, "--response", "sloshing"]).out)
     #expect(abs((try s.column(tiltKey).last ?? 0) * 180 / .pi + 30) < 0.5)
@@ -172,7 +177,7 @@ struct TraceCommandTests {
     #expect(Set(try r.column("water.phase")).count == 1)
   }
 
-  @Test func writesOutputAtomically() throws {
+  @Test("writes output atomically") func writesOutputAtomically() throws {
     let folder = try scratchFolder("trace-tests")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("trace.csv")
@@ -190,6 +195,7 @@ struct TraceCommandTests {
   private static let row = "0,1,0,0,0,0,-1,0,0,0,0,0,0,0\n"
 
   @Test(
+    "bad input fails with one line and no output",
     arguments: [
       ("missing", nil, ["--motion", "FILE"], "no such file"),
       ("header", "a,b,c\n1,2,3\n", ["--motion", "FILE"], "bad.csv"),
@@ -231,13 +237,13 @@ struct TraceCommandTests {
     #expect(left.filter { $0 != "bad.csv" }.isEmpty, "\(name): \(left)")
   }
 
-  @Test func unknownSceneIsAUsageError() throws {
+  @Test("unknown scene is a usage error") func unknownSceneIsAUsageError() throws {
     let r = try trace(["lighthouse"])
     #expect(r.status == 64)
     #expect(r.err.contains("unknown scene 'lighthouse'"))
   }
 
-  @Test func numberFormattingRoundTrips() {
+  @Test("number formatting round trips") func numberFormattingRoundTrips() {
     for v in [0.1, -0.5235987755982988, 1e-20, 123_456.789, 8] {
       #expect(Double(SceneTraceFormat.number(v)) == v)
     }

@@ -6,8 +6,9 @@ import SwellWaves
 import Testing
 
 @Suite("Amplitude response")
-struct AmplitudeTests {
-  @Test func shakeRaisesAmplitudeByAboutFortyAndReleases() throws {
+private struct AmplitudeTests {
+  @Test("shake raises amplitude by about forty and releases")
+  func shakeRaisesAmplitudeByAboutFortyAndReleases() throws {
     let motion = try WaveHarness.script("hold 0.5s; shake x 3Hz 2rad/s for 1s; hold 3s")
     let rows = WaveHarness().run(motion, fps: 60, duration: 4.5)
     let base = 8.0
@@ -33,7 +34,8 @@ struct AmplitudeTests {
     }
   }
 
-  @Test func seedExactIgnoresNegativePitchRates() throws {
+  @Test("seed exact ignores negative pitch rates") func seedExactIgnoresNegativePitchRates() throws
+  {
     let motion = try WaveHarness.script("rotate -90deg about x over 1s; hold 1s")
     var seed = WaterWaveOptions()
     seed.tiltRule = .seedExact
@@ -43,7 +45,7 @@ struct AmplitudeTests {
     #expect((c.map(\.amplitude).max() ?? 0) > 8 + 30)
   }
 
-  @Test func smootherFollowsTheExponentialLaw() {
+  @Test("smoother follows the exponential law") func smootherFollowsTheExponentialLaw() {
     var s = AmplitudeSmoother(riseTime: 0.1, releaseTime: 0.5)
     s.setTarget(0, at: 0)
     s.setTarget(40, at: 1)

@@ -47,7 +47,7 @@ private func feed(
 }
 
 @Suite("Open and closed containers turned over")
-struct OpenContainerTests {
+private struct OpenContainerTests {
   private func square(open: Bool) throws -> WaterContainer {
     var c = try #require(WaterContainer(rect: Rect(x: 0, y: 0, width: 100, height: 100)))
     c.isOpen = open

@@ -32,7 +32,7 @@ private func makeLayer() -> WaterWaveLayer {
 }
 
 @Suite("The water's response is a value: motion and time in, presentation out")
-struct ResponseShapeTests {
+private struct ResponseShapeTests {
   @Test(
     "classic: the value response shows exactly what UIKit-style additive animations on the layer show",
     arguments: [1, 2, 3, 4, 5] as [UInt64])

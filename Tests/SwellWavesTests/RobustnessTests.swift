@@ -6,7 +6,7 @@ import SwellWaves
 import Testing
 
 @Suite("Robustness under unseen motion")
-struct RobustnessTests {
+private struct RobustnessTests {
   /// Irregular motion: random rates (5 Hz to 1 kHz), gaps up to 3 s, random gravity directions,
   /// rotation rates and user acceleration, occasional non-finite values.
   private func randomMotion(seed: UInt64, count: Int) -> [DeviceMotion] {
@@ -32,10 +32,12 @@ struct RobustnessTests {
     return out
   }
 
-  @Test(arguments: [
-    (TiltRule.corrected, WaterWaveResponse.classic), (.seedExact, .classic),
-    (.corrected, .sloshing),
-  ])
+  @Test(
+    "values stay finite and in range",
+    arguments: [
+      (TiltRule.corrected, WaterWaveResponse.classic), (.seedExact, .classic),
+      (.corrected, .sloshing),
+    ])
   func valuesStayFiniteAndInRange(rule: TiltRule, response: WaterWaveResponse) throws {
     for seed: UInt64 in [1, 2, 3] {
       let motion = randomMotion(seed: seed, count: 3000)

@@ -6,14 +6,14 @@ import SwellWaves
 import Testing
 
 @Suite("Sloshing response")
-struct SloshingTests {
+private struct SloshingTests {
   private var options: WaterWaveOptions {
     var o = WaterWaveOptions()
     o.response = .sloshing
     return o
   }
 
-  @Test func firstModeFrequencyMatchesLinearTheory() {
+  @Test("first mode frequency matches linear theory") func firstModeFrequencyMatchesLinearTheory() {
     // ω² = g·k·tanh(k·H), k = π/L; L = 0.07 m, H = 0.05 m.
     let k = Double.pi / 0.07
     let expected = (9.806_65 * k * tanh(k * 0.05)).squareRoot()
@@ -23,7 +23,7 @@ struct SloshingTests {
     #expect(abs(deep - (9.806_65 * k).squareRoot()) < 1e-9)
   }
 
-  @Test(arguments: [30.0, -30, 60, 120])
+  @Test("held tilt settles level with the world", arguments: [30.0, -30, 60, 120])
   func heldTiltSettlesLevelWithTheWorld(beta: Double) throws {
     let dir = beta >= 0 ? "right" : "left"
     let motion = try WaveHarness.script("tilt \(abs(beta))deg \(dir) over 0.3s; hold 6s")
@@ -32,7 +32,7 @@ struct SloshingTests {
     #expect(abs(degrees(last.tilt) - wrappedDegrees(-beta)) < 0.5, "\(degrees(last.tilt))°")
   }
 
-  @Test func suddenPushOscillatesAndDecays() throws {
+  @Test("sudden push oscillates and decays") func suddenPushOscillatesAndDecays() throws {
     let motion = try WaveHarness.script("hold 0.5s; push x 0.5g for 0.05s; hold 4s")
     let rows = WaveHarness(options: options).run(motion, fps: 120, duration: 4.5)
     let after = rows.filter { $0.time > 0.55 }
@@ -48,7 +48,7 @@ struct SloshingTests {
     #expect(rows.allSatisfy { $0.tilt.isFinite })
   }
 
-  @Test func stableForAnyStepAndNeverNaN() {
+  @Test("stable for any step and never na n") func stableForAnyStepAndNeverNaN() {
     var s = SloshingResponse(widthPoints: 390, depthPoints: 422)
     var rng = SplitMix64(seed: 0x5105_4ED)
     var t = 0.0

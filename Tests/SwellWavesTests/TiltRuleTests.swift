@@ -12,8 +12,10 @@ private func gravity(turnedClockwise degrees: Double) -> Vector3 {
 }
 
 @Suite("Tilt rules")
-struct TiltRuleTests {
-  @Test(arguments: [-89.0, -60, -46, -44, -30, -10, 0, 10, 30, 44, 46, 60, 89])
+private struct TiltRuleTests {
+  @Test(
+    "corrected is the clamped level angle",
+    arguments: [-89.0, -60, -46, -44, -30, -10, 0, 10, 30, 44, 46, 60, 89])
   func correctedIsTheClampedLevelAngle(beta: Double) {
     let d = TiltRule.corrected.decision(gravity: gravity(turnedClockwise: beta))
     let expected = radians(-min(max(beta, -45), 45))
@@ -24,7 +26,9 @@ struct TiltRuleTests {
     #expect(abs(a - expected) < 1e-12, "β = \(beta)°: \(degrees(a))°")
   }
 
-  @Test(arguments: [-89.0, -60, -46, -44, -30, -10, 0, 10, 30, 44, 46, 60, 89])
+  @Test(
+    "seed exact accepts only inside the window",
+    arguments: [-89.0, -60, -46, -44, -30, -10, 0, 10, 30, 44, 46, 60, 89])
   func seedExactAcceptsOnlyInsideTheWindow(beta: Double) {
     let d = TiltRule.seedExact.decision(gravity: gravity(turnedClockwise: beta))
     if abs(beta) < 45 {
@@ -38,14 +42,15 @@ struct TiltRuleTests {
     }
   }
 
-  @Test func seedFormulaValueIsMinusBetaForATurnedDevice() {
+  @Test("seed formula value is minus beta for a turned device")
+  func seedFormulaValueIsMinusBetaForATurnedDevice() {
     for beta in stride(from: 1.0, to: 179, by: 7) {
       let r = TiltRule.seedRotation(gravity: gravity(turnedClockwise: beta))
       #expect(abs(r - radians(-beta)) < 1e-12)
     }
   }
 
-  @Test(arguments: [1e-3, 1e-6, 0.02])
+  @Test("upright wrap hazard", arguments: [1e-3, 1e-6, 0.02])
   func uprightWrapHazard(epsilon: Double) {
     // g ≈ (−ε, −1): the device turned slightly counter-clockwise from upright.
     let g = Vector3(-epsilon, -1, 0)
@@ -66,22 +71,24 @@ struct TiltRuleTests {
     #expect(abs(s - expected) < 1e-9)
   }
 
-  @Test func upsideDownGoesBackToZeroInBothRules() {
+  @Test("upside down goes back to zero in both rules") func upsideDownGoesBackToZeroInBothRules() {
     for g in [Vector3(0.3, 0.5, -0.8), Vector3(-0.9, 0.1, 0), Vector3(0, 1, 0)] {
       #expect(TiltRule.corrected.decision(gravity: g) == .animate(to: 0))
       #expect(TiltRule.seedExact.decision(gravity: g) == .animate(to: 0))
     }
   }
 
-  @Test func flatDeviceHoldsInTheCorrectedRule() {
+  @Test("flat device holds in the corrected rule") func flatDeviceHoldsInTheCorrectedRule() {
     #expect(TiltRule.corrected.decision(gravity: Vector3(0.01, -0.02, -0.999)) == .hold)
     #expect(TiltRule.corrected.decision(gravity: Vector3(0, -0.0, -1)) == .hold)
     #expect(TiltRule.corrected.decision(gravity: Vector3(.nan, 0, -1)) == .hold)
   }
 
-  @Test(arguments: [
-    (0.0, 0.0, 0.0), (0.69, 0, 0), (0.71, 14.2, 14.2), (2, 40, 40), (-2, 40, 0), (-0.8, 16, 0),
-  ])
+  @Test(
+    "amplitude targets",
+    arguments: [
+      (0.0, 0.0, 0.0), (0.69, 0, 0), (0.71, 14.2, 14.2), (2, 40, 40), (-2, 40, 0), (-0.8, 16, 0),
+    ])
   func amplitudeTargets(rate: Double, corrected: Double, seed: Double) {
     let r = Vector3(rate, 0.3, -5)
     #expect(abs(TiltRule.corrected.amplitudeTarget(rotationRate: r) - corrected) < 1e-12)
@@ -90,7 +97,7 @@ struct TiltRuleTests {
 }
 
 @Suite("Water tilt response")
-struct TiltResponseTests {
+private struct TiltResponseTests {
   private func finalTilt(_ script: String, rule: TiltRule, rate: Double = 100) throws -> Double {
     var o = WaterWaveOptions()
     o.tiltRule = rule
@@ -99,10 +106,12 @@ struct TiltResponseTests {
     return try #require(rows.last).tilt
   }
 
-  @Test(arguments: [
-    (30.0, -30.0, -30.0), (-30, 30, 30), (10, -10, -10), (44, -44, -44), (60, -45, -45),
-    (-60, 45, 45), (89, -45, -45),
-  ])
+  @Test(
+    "held tilt settles",
+    arguments: [
+      (30.0, -30.0, -30.0), (-30, 30, 30), (10, -10, -10), (44, -44, -44), (60, -45, -45),
+      (-60, 45, 45), (89, -45, -45),
+    ])
   func heldTiltSettles(beta: Double, corrected: Double, seedLimit: Double) throws {
     let dir = beta >= 0 ? "right" : "left"
     let script = "tilt \(abs(beta))deg \(dir) over 0.5s"
@@ -118,7 +127,8 @@ struct TiltResponseTests {
     }
   }
 
-  @Test func seedExactHoldsPastTheLimitWhileCorrectedFollows() throws {
+  @Test("seed exact holds past the limit while corrected follows")
+  func seedExactHoldsPastTheLimitWhileCorrectedFollows() throws {
     // Turn to 30°, then jump straight to 70° in one sample: the seed keeps −30°.
     let motion = (0...200).map { i -> DeviceMotion in
       let t = Double(i) / 100
@@ -137,7 +147,9 @@ struct TiltResponseTests {
     #expect(degrees(cLast.tilt) < -44.9)
   }
 
-  @Test func tiltEasesOverOneSecondWithUIKitCurve() throws {
+  @Test("tilt eases over one second with UI kit curve") func tiltEasesOverOneSecondWithUIKitCurve()
+    throws
+  {
     // A single step of the target (one sample at t = 0, then none): the presentation follows
     // −30°·E(t / 1 s) with E the ease-in-out curve (0.42, 0, 0.58, 1).
     let beta = radians(30)
@@ -151,7 +163,9 @@ struct TiltResponseTests {
     }
   }
 
-  @Test func motionRateDoesNotChangeTheTiltTrace() throws {
+  @Test("motion rate does not change the tilt trace") func motionRateDoesNotChangeTheTiltTrace()
+    throws
+  {
     let script =
       "tilt 20deg right over 0.4s; hold 0.3s; tilt 35deg left over 0.7s; hold 0.5s;"
       + " tilt 10deg right over 0.2s; hold 1.5s"
@@ -163,7 +177,8 @@ struct TiltResponseTests {
     #expect(abs(degrees(a[60].tilt)) > 1)
   }
 
-  @Test func displayRateDoesNotChangeValuesAtSharedTimes() throws {
+  @Test("display rate does not change values at shared times")
+  func displayRateDoesNotChangeValuesAtSharedTimes() throws {
     let motion = try WaveHarness.script(
       "tilt 30deg right over 0.5s; shake x 3Hz 2rad/s for 1s; tilt 50deg left over 0.3s; hold 1s")
     let a = WaveHarness().run(motion, fps: 60, duration: 2.8)
@@ -178,7 +193,7 @@ struct TiltResponseTests {
     }
   }
 
-  @Test func reduceMotionKeepsTheWaterStill() throws {
+  @Test("reduce motion keeps the water still") func reduceMotionKeepsTheWaterStill() throws {
     var o = WaterWaveOptions()
     o.reduceMotion = true
     let motion = try WaveHarness.script("tilt 30deg right over 0.5s; shake x 3Hz 2rad/s for 1s")

@@ -56,8 +56,8 @@ private func tank(width: Double, height: Double, fill: Double, damping: Double =
 }
 
 @Suite("Physical water")
-struct WaterBodyTests {
-  @Test(arguments: [0.5, 0.1])
+private struct WaterBodyTests {
+  @Test("first mode after a push rings at the linear theory frequency", arguments: [0.5, 0.1])
   func firstModeAfterAPushRingsAtTheLinearTheoryFrequency(fill: Double) throws {
     // The waterwave canvas: 390 × 844 points at 1/160 inch, half full (deep: kH ≈ 3.4) and a
     // tenth full (kH ≈ 0.68).
@@ -76,7 +76,8 @@ struct WaterBodyTests {
     #expect(abs(measured / theory - 1) < 0.05, "measured \(measured) theory \(theory)")
   }
 
-  @Test func thirtyDegreeTiltSettlesLevelWithTheWorldWithinThreeSeconds() throws {
+  @Test("thirty degree tilt settles level with the world within three seconds")
+  func thirtyDegreeTiltSettlesLevelWithTheWorldWithinThreeSeconds() throws {
     var body = tank(width: 390, height: 844, fill: 0.5)
     let motion = try MotionScript(parsing: "hold 0.2s; tilt 30deg right over 0.5s; hold 3s")
       .samples(rate: 100)
@@ -87,7 +88,8 @@ struct WaterBodyTests {
     #expect(abs(angle + 30) < 1, "\(angle)°")
   }
 
-  @Test func pulseCrossesAtTheShallowWaterSpeedAndComesBack() throws {
+  @Test("pulse crosses at the shallow water speed and comes back")
+  func pulseCrossesAtTheShallowWaterSpeedAndComesBack() throws {
     // A long shallow tank: 2000 × 200 points, 10 % full: H = 20 points = 3.2 mm, L = 31.75 cm.
     var body = tank(width: 2000, height: 200, fill: 0.1, damping: 0.005)
     let upright = Vector3(0, -1, 0)
@@ -113,7 +115,7 @@ struct WaterBodyTests {
     #expect(abs(back / (2 * crossing) - 1) < 0.1, "back \(back) s, theory \(2 * crossing) s")
   }
 
-  @Test(arguments: [120.0, -150, 75])
+  @Test("any held tilt settles level with the world", arguments: [120.0, -150, 75])
   func anyHeldTiltSettlesLevelWithTheWorld(beta: Double) throws {
     var body = tank(width: 390, height: 844, fill: 0.5)
     let dir = beta >= 0 ? "right" : "left"
@@ -128,7 +130,8 @@ struct WaterBodyTests {
     #expect(abs(angle - expected) < 1, "\(angle)° for a \(beta)° turn")
   }
 
-  @Test func volumeIsConservedOverTenMinutesOfShakingInARoundBottomedGlass() throws {
+  @Test("volume is conserved over ten minutes of shaking in a round bottomed glass")
+  func volumeIsConservedOverTenMinutesOfShakingInARoundBottomedGlass() throws {
     // The glass scene's inside: straight sides and a half-circle bottom.
     var outline = Path()
     outline.move(to: Point(x: 0, y: 0))
@@ -175,7 +178,8 @@ struct WaterBodyTests {
     #expect(worst < 1e-6, "worst volume drift \(worst)")
   }
 
-  @Test(arguments: [(25.0, 0.5), (60, 2.5)])
+  @Test(
+    "the same motion at 25 and 1000 hz gives the same surface", arguments: [(25.0, 0.5), (60, 2.5)])
   func theSameMotionAt25And1000HzGivesTheSameSurface(fps: Double, limitDegrees: Double) throws {
     // Motion that 25 Hz samples can carry (a step push cannot be: its edges alone would move by
     // half a sample, a tenth of the first mode's period).
@@ -197,7 +201,8 @@ struct WaterBodyTests {
     #expect(worst * 180 / .pi < limitDegrees, "\(worst * 180 / .pi)°")
   }
 
-  @Test func violentInputNeverGivesNaNAndTheSurfaceStaysBounded() {
+  @Test("violent input never gives na n and the surface stays bounded")
+  func violentInputNeverGivesNaNAndTheSurfaceStaysBounded() {
     guard
       let circle = WaterContainer(
         outline: Path(ellipseIn: Rect(x: 0, y: 0, width: 300, height: 300)))

@@ -6,7 +6,7 @@ import SwellWaves
 import Testing
 
 @Suite("Wave model")
-struct WaveModelTests {
+private struct WaveModelTests {
   private static let size = Size(width: 390, height: 844)
 
   private func surfacePoints(_ path: Path) -> [Point] {
@@ -21,7 +21,7 @@ struct WaveModelTests {
     return Array(pts.dropLast(2))
   }
 
-  @Test func pathPointsFollowTheSineFormula() {
+  @Test("path points follow the sine formula") func pathPointsFollowTheSineFormula() {
     var rng = SplitMix64(seed: 0xA11C_E5ED)
     for _ in 0..<50 {
       let a = Double.random(in: 0...40, using: &rng)
@@ -46,7 +46,7 @@ struct WaveModelTests {
     }
   }
 
-  @Test func samplesAreFineAndCoverTheOverscan() throws {
+  @Test("samples are fine and cover the overscan") func samplesAreFineAndCoverTheOverscan() throws {
     let wave = SineWave(amplitude: 8, wavelength: 390, phaseSpeed: 3, fill: .color(.black))
     let model = WaterWave(waves: [wave], fillLevel: 0.5)
     let o = WaterWave.overscan(for: Self.size)
@@ -61,7 +61,7 @@ struct WaveModelTests {
     }
   }
 
-  @Test func pointCountIsConstantOverTime() {
+  @Test("point count is constant over time") func pointCountIsConstantOverTime() {
     let wave = SineWave(amplitude: 8, wavelength: 123, phaseSpeed: 2.7, fill: .color(.black))
     let model = WaterWave(waves: [wave], fillLevel: 0.3)
     let counts = Set(
@@ -71,7 +71,7 @@ struct WaveModelTests {
     #expect(counts.count == 1)
   }
 
-  @Test(arguments: [0.0, 0.25, 0.5, 1.0])
+  @Test("fill level sets the mean surface", arguments: [0.0, 0.25, 0.5, 1.0])
   func fillLevelSetsTheMeanSurface(level: Double) {
     let model = WaterWave(
       waves: [SineWave(amplitude: 0, wavelength: 100, phaseSpeed: 0, fill: .color(.black))],
@@ -81,7 +81,7 @@ struct WaveModelTests {
     #expect(ys == [(1 - level) * 844])
   }
 
-  @Test func phaseAdvancesPerSecondNotPerFrame() {
+  @Test("phase advances per second not per frame") func phaseAdvancesPerSecondNotPerFrame() {
     let wave = SineWave(
       amplitude: 8, wavelength: 390, phaseSpeed: 3, initialPhase: 0.25, fill: .color(.black))
     // The phase at a time is the same whatever frames came before it.
@@ -104,7 +104,9 @@ struct WaveModelTests {
     #expect(abs(at60[60] - wrappedAngle(3.25)) < 1e-12)
   }
 
-  @Test(arguments: [-3 * Double.pi, -Double.pi, 0, Double.pi, 7.5, -7.5])
+  @Test(
+    "wrapped angle is in half open range",
+    arguments: [-3 * Double.pi, -Double.pi, 0, Double.pi, 7.5, -7.5])
   func wrappedAngleIsInHalfOpenRange(a: Double) {
     let w = wrappedAngle(a)
     #expect(w > -.pi && w <= .pi)
@@ -113,8 +115,10 @@ struct WaveModelTests {
 }
 
 @Suite("Water layer")
-struct WaterLayerTests {
-  @Test(arguments: [-90.0, -45, -30, 0, 30, 44, 45, 60, 135, 180])
+private struct WaterLayerTests {
+  @Test(
+    "tilted water still covers the screen corners",
+    arguments: [-90.0, -45, -30, 0, 30, 44, 45, 60, 135, 180])
   func tiltedWaterStillCoversTheScreenCorners(tiltDegrees: Double) throws {
     let size = Size(width: 390, height: 844)
     let water = WaterWaveLayer(
@@ -141,7 +145,7 @@ struct WaterLayerTests {
     }
   }
 
-  @Test func keyPathsReportTheFrontWave() throws {
+  @Test("key paths report the front wave") func keyPathsReportTheFrontWave() throws {
     let water = WaterWaveLayer(
       model: WaterWave(
         waves: [

@@ -31,7 +31,7 @@ private func hold(
 }
 
 @Suite("The glass pours over its lip at the weir flow")
-struct WeirFlowTests {
+private struct WeirFlowTests {
   /// An open square, 100 × 100 points, 10 cm wide (so the pour takes about a second).
   private func square() throws -> WaterContainer {
     var c = try #require(
