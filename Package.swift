@@ -161,7 +161,8 @@ let package = Package(
 
     // MARK: Tests
     .target(
-      name: "SwellTestSupport", dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "CDBus"],
+      name: "SwellTestSupport",
+      dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "CDBus"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
