@@ -162,7 +162,7 @@ let package = Package(
     // MARK: Tests
     .target(
       name: "SwellTestSupport",
-      dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "CDBus"],
+      dependencies: ["SwellGeometry", "SwellTime", "SwellMotion", "SwellEvaluation", "CDBus"],
       path: "Tests/SwellTestSupport"),
     .testTarget(name: "SwellGeometryTests", dependencies: ["SwellGeometry", "SwellTestSupport"]),
     .testTarget(name: "SwellTimeTests", dependencies: ["SwellTime"]),
@@ -171,8 +171,18 @@ let package = Package(
       name: "SwellMotionTests",
       dependencies: [
         "SwellMotion", "SwellRecordings", "SwellEvaluation", "SwellTime", "SwellTestSupport",
+      ]),
+    .testTarget(
+      name: "SwellRecordingsTests",
+      dependencies: [
+        "SwellRecordings", "SwellMotion", "SwellEvaluation", "SwellTime", "SwellTestSupport",
       ],
       exclude: ["Fixtures"]),
+    .testTarget(
+      name: "SwellEvaluationTests",
+      dependencies: [
+        "SwellEvaluation", "SwellRecordings", "SwellMotion", "SwellTestSupport",
+      ]),
     .testTarget(
       name: "SwellEvdevTests",
       dependencies: ["SwellEvdev", "SwellRecordings", "SwellTestSupport"],
@@ -193,7 +203,11 @@ let package = Package(
     .testTarget(
       name: "SwellRenderTests", dependencies: ["SwellRender", "SwellTestSupport"]),
     .testTarget(
-      name: "SwellPlaybackTests", dependencies: ["SwellPlayback", "SwellTestSupport"]),
+      name: "SwellPlaybackTests",
+      dependencies: [
+        "SwellPlayback", "SwellScenes", "SwellRender", "SwellWaves", "SwellMotion", "SwellLayers",
+        "SwellGeometry", "SwellCairo", "SwellTestSupport",
+      ]),
     .testTarget(
       name: "SwellLiveLoopTests",
       dependencies: ["SwellLiveLoop", "SwellGeometry", "SwellLayers", "SwellTime"]),

@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellMotion
+import SwellTestSupport
 import Testing
 
 /// The accelerometer lever arm: a device turning about a point `r` away from its accelerometer

@@ -9,7 +9,7 @@ import Testing
 @Suite("Fusion robustness tooling: resampling, sensitivity, scale estimate")
 private struct FusionRobustnessTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/broad_24_excerpt.csv")
+    .appendingPathComponent("../SwellRecordingsTests/Fixtures/broad_24_excerpt.csv")
 
   @Test("resampling averages each bin and keeps the bin's last timestamp and truth")
   func resampled() throws {

@@ -2,6 +2,7 @@ import Foundation
 import SwellEvaluation
 import SwellGeometry
 import SwellMotion
+import SwellTestSupport
 import Testing
 
 /// RMS heading error (degrees) of a 9D run over the samples from `start` seconds on.

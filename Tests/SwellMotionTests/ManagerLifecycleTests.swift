@@ -35,7 +35,7 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
 
 /// The bundled Sensor Logger recording (2,704 raw samples), as the demo uses it.
 private let bundledRecordingURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/sensorlogger-ios-rotation")
+  .appendingPathComponent("../SwellRecordingsTests/Fixtures/sensorlogger-ios-rotation")
 
 /// Counts the device-motion updates of one `deviceMotionUpdates` stream to its end.
 private func countUpdates(_ manager: MotionManager) async throws -> Int {

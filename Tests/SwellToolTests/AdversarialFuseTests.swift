@@ -258,7 +258,7 @@ private struct AdversarialFuseTests {
   /// scenes: the invariants hold, zip and folder give the same trace, and the wave's values at
   /// shared times agree at 60 and 120 fps.
   @Test("real phone recording") func realPhoneRecording() throws {
-    let fixtures = packageRoot.appendingPathComponent("Tests/SwellMotionTests/Fixtures")
+    let fixtures = packageRoot.appendingPathComponent("Tests/SwellRecordingsTests/Fixtures")
     let zip = fixtures.appendingPathComponent("sensorlogger-ios-rotation.zip").path
     let folder = fixtures.appendingPathComponent("sensorlogger-ios-rotation").path
     let a = try traceTable(["waterwave", "--motion", zip], "zip")

@@ -20,7 +20,7 @@ private func rawIMUCSV(_ script: String, times: [Double]) throws -> String {
 
 /// The bundled Sensor Logger test recording (a zip of a real iPhone turned by hand).
 private let sensorLoggerZip = packageRoot.appendingPathComponent(
-  "Tests/SwellMotionTests/Fixtures/sensorlogger-ios-rotation.zip")
+  "Tests/SwellRecordingsTests/Fixtures/sensorlogger-ios-rotation.zip")
 
 @Suite("adversarial: swell render under every kind of motion input, and swell demo")
 private struct AdversarialRenderMotionTests {

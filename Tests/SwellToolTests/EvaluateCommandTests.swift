@@ -3,7 +3,7 @@ import SwellTestSupport
 import Testing
 
 private let fixture = packageRoot.appendingPathComponent(
-  "Tests/SwellMotionTests/Fixtures/broad_24_excerpt.csv")
+  "Tests/SwellRecordingsTests/Fixtures/broad_24_excerpt.csv")
 
 private func temporaryFile(_ text: String) throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(

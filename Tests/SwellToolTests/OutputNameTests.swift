@@ -4,7 +4,7 @@ import Testing
 
 /// The bundled Sensor Logger test recording.
 private let recording = packageRoot.appendingPathComponent(
-  "Tests/SwellMotionTests/Fixtures/sensorlogger-ios-rotation.zip"
+  "Tests/SwellRecordingsTests/Fixtures/sensorlogger-ios-rotation.zip"
 ).path
 
 @Suite("Outputs: the name and the content agree; messages that say what went wrong")

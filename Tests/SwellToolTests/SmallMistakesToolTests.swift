@@ -4,7 +4,7 @@ import Testing
 
 /// The bundled Sensor Logger test recording.
 private let recording = packageRoot.appendingPathComponent(
-  "Tests/SwellMotionTests/Fixtures/sensorlogger-ios-rotation.zip"
+  "Tests/SwellRecordingsTests/Fixtures/sensorlogger-ios-rotation.zip"
 ).path
 
 @Suite("Small mistakes the trial found: outputs, durations, presets, command names, summaries")

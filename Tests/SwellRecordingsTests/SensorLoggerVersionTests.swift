@@ -1,5 +1,6 @@
 import Foundation
 import SwellGeometry
+import SwellTestSupport
 import Testing
 
 @testable import SwellMotion

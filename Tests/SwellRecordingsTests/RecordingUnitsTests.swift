@@ -125,7 +125,7 @@ private struct RecordingUnitsTests {
   @Test("a real recording (a BROAD excerpt) is quiet in its units and caught in the wrong ones")
   func realRecording() throws {
     let url = packageRoot.appendingPathComponent(
-      "Tests/SwellMotionTests/Fixtures/broad_24_excerpt.csv")
+      "Tests/SwellRecordingsTests/Fixtures/broad_24_excerpt.csv")
     let si = try RawIMUCSV.read(from: url)
     #expect(RecordingUnitCheck.warnings(si).isEmpty)
     let ratio = try #require(RecordingUnitCheck.turningRatio(si, timeScale: 1))

@@ -2,41 +2,82 @@ import Foundation
 import SwellEvaluation
 import SwellGeometry
 import SwellMotion
-import SwellRecordings
-import SwellTestSupport
 
 /// Synthetic IMU data from a known trajectory: the rotation is integrated exactly from a smooth
 /// body rate, the gyroscope reads that rate plus bias and noise, the accelerometer reads
 /// R⁻¹(g + a) (specific force, m/s²), the magnetometer R⁻¹(m_earth) (µT, NWU earth field).
-struct SyntheticMotion {
-  var samples: [IMUSample] = []
+public struct SyntheticMotion {
+  /// The samples, in time order.
+  public var samples: [IMUSample] = []
   /// True attitude, device → NWU, one per sample.
-  var truth: [Quaternion] = []
+  public var truth: [Quaternion] = []
 
   /// The Earth's field used, µT, NWU (x north, z up): 20 µT north, 44 µT down.
-  static let earthField = Vector3(20, 0, -44)
+  public static let earthField = Vector3(20, 0, -44)
 
-  struct Options {
-    var rateHz = 100.0
-    var duration = 60.0
-    var jitter = 0.0
-    var bias = Vector3.zero
-    var gyroNoise = 0.002
-    var accNoise = 0.02
-    var magNoise = 0.2
-    var restDuration = 5.0
-    var amplitude = 1.0
-    var initial = Quaternion.identity
+  /// How the motion is made.
+  public struct Options: Sendable {
+    /// Sample rate, Hz.
+    public var rateHz = 100.0
+    /// Length, seconds.
+    public var duration = 60.0
+    /// Sample-interval jitter, a fraction of the interval (uniform, ±).
+    public var jitter = 0.0
+    /// Gyroscope bias, rad/s, device frame.
+    public var bias = Vector3.zero
+    /// Gyroscope noise, rad/s (standard deviation).
+    public var gyroNoise = 0.002
+    /// Accelerometer noise, m/s² (standard deviation).
+    public var accNoise = 0.02
+    /// Magnetometer noise, µT (standard deviation).
+    public var magNoise = 0.2
+    /// Seconds at rest before the motion starts.
+    public var restDuration = 5.0
+    /// Scale of the body rate.
+    public var amplitude = 1.0
+    /// The attitude at the start, device → NWU.
+    public var initial = Quaternion.identity
     /// Extra specific force (m/s², Earth frame) as a function of time.
-    var extraAcceleration: @Sendable (Double) -> Vector3 = { _ in .zero }
+    public var extraAcceleration: @Sendable (Double) -> Vector3 = { _ in .zero }
     /// Extra magnetic field (µT, device frame) as a function of time.
-    var extraField: @Sendable (Double) -> Vector3 = { _ in .zero }
+    public var extraField: @Sendable (Double) -> Vector3 = { _ in .zero }
     /// How far the magnetometer lags the other sensors, seconds (its reading is the field at
     /// the attitude of that long ago, interpolated linearly between samples).
-    var magnetometerDelay = 0.0
+    public var magnetometerDelay = 0.0
+
+    /// Options; each defaults to 60 s at 100 Hz after 5 s at rest, small noise, no bias.
+    ///
+    /// - Parameters: The properties of the same names.
+    public init(
+      rateHz: Double = 100, duration: Double = 60, jitter: Double = 0, bias: Vector3 = .zero,
+      gyroNoise: Double = 0.002, accNoise: Double = 0.02, magNoise: Double = 0.2,
+      restDuration: Double = 5, amplitude: Double = 1, initial: Quaternion = .identity,
+      extraAcceleration: @escaping @Sendable (Double) -> Vector3 = { _ in .zero },
+      extraField: @escaping @Sendable (Double) -> Vector3 = { _ in .zero },
+      magnetometerDelay: Double = 0
+    ) {
+      self.rateHz = rateHz
+      self.duration = duration
+      self.jitter = jitter
+      self.bias = bias
+      self.gyroNoise = gyroNoise
+      self.accNoise = accNoise
+      self.magNoise = magNoise
+      self.restDuration = restDuration
+      self.amplitude = amplitude
+      self.initial = initial
+      self.extraAcceleration = extraAcceleration
+      self.extraField = extraField
+      self.magnetometerDelay = magnetometerDelay
+    }
   }
 
-  init(seed: UInt64, options o: Options) {
+  /// Makes the motion of a seed.
+  ///
+  /// - Parameters:
+  ///   - seed: The random seed.
+  ///   - o: The options.
+  public init(seed: UInt64, options o: Options) {
     var rng = SplitMix64(seed: seed)
     let phases = (0..<6).map { _ in Double.random(in: 0...(2 * Double.pi), using: &rng) }
     let freqs = (0..<3).map { _ in Double.random(in: 0.15...0.6, using: &rng) }
@@ -103,7 +144,7 @@ struct SyntheticMotion {
 }
 
 /// Heading and inclination error (radians) between two device → NWU attitudes.
-func attitudeErrors(_ estimate: Quaternion, _ truth: Quaternion) -> (
+public func attitudeErrors(_ estimate: Quaternion, _ truth: Quaternion) -> (
   total: Double, heading: Double, inclination: Double
 ) {
   OrientationError.radians(estimate: estimate, truth: truth)

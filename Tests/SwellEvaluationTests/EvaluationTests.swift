@@ -123,7 +123,7 @@ private struct EvaluationTests {
 @Suite("Evaluation: BROAD excerpt")
 private struct EvaluationBroadExcerptTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/broad_24_excerpt.csv")
+    .appendingPathComponent("../SwellRecordingsTests/Fixtures/broad_24_excerpt.csv")
 
   @Test("the loader reads the excerpt and fusion stays within a sanity bound")
   func excerpt() throws {
