@@ -23,12 +23,36 @@ package final class GradientRaster {
   /// The number of colours sampled along the gradient's axis.
   static let tableSize = 65_536
 
-  private var table: (stops: [LinearGradientPattern.Stop], colors: [UInt32])?
+  private var table: (stops: [LinearGradientPattern.Stop], table: Table)?
   private var image: ImageSurface?
   private var drawn: Drawn?
 
   /// Creates an empty one (no table, no image).
   package init() {}
+
+  /// The gradient's colours along its axis, and where each colour's run in the table ends.
+  struct Table {
+    /// Premultiplied ARGB32 words, ``tableSize`` of them.
+    var colors: [UInt32]
+    /// For each entry, the next entry of another colour (the table's size when there is none).
+    var next: [Int64]
+    /// For each entry, the previous entry of another colour (−1 when there is none).
+    var previous: [Int64]
+
+    /// The runs of a table of colours.
+    init(colors: [UInt32]) {
+      self.colors = colors
+      let n = colors.count
+      next = Array(repeating: Int64(n), count: n)
+      previous = Array(repeating: -1, count: n)
+      for i in stride(from: n - 2, through: 0, by: -1) {
+        next[i] = colors[i + 1] != colors[i] ? Int64(i + 1) : next[i + 1]
+      }
+      for i in 1..<max(n, 1) {
+        previous[i] = colors[i - 1] != colors[i] ? Int64(i - 1) : previous[i - 1]
+      }
+    }
+  }
 
   /// What the image holds: the gradient's location function in device pixels and the region.
   private struct Drawn: Equatable {
@@ -82,7 +106,7 @@ package final class GradientRaster {
     let minY = max(Int(max(path.minY, clip.minY).rounded(.down)), 0)
     let maxX = min(Int(min(path.maxX, clip.maxX).rounded(.up)), target.pixelWidth)
     let maxY = min(Int(min(path.maxY, clip.maxY).rounded(.up)), target.pixelHeight)
-    guard maxX > minX, maxY > minY, let colors = colors(for: gradient.stops),
+    guard maxX > minX, maxY > minY, let table = table(for: gradient.stops),
       let image = image(width: maxX - minX, height: maxY - minY)
     else {
       try? cr.setMatrix(m)
@@ -92,7 +116,7 @@ package final class GradientRaster {
       t0: t0, tx: tx, ty: ty, x0: minX, y0: minY, width: maxX - minX, height: maxY - minY,
       stops: gradient.stops)
     if drawn != wanted {
-      Self.fill(image, region: wanted, colors: colors)
+      Self.fill(image, region: wanted, table: table)
       drawn = wanted
     }
     cr.setSource(image, x: Double(minX), y: Double(minY), filter: .nearest)
@@ -101,8 +125,8 @@ package final class GradientRaster {
 
   /// The gradient's colours at the centres of ``tableSize`` equal steps along its axis,
   /// premultiplied ARGB32 words, painted by pixman (cached for the last stops).
-  private func colors(for stops: [LinearGradientPattern.Stop]) -> [UInt32]? {
-    if let table, table.stops == stops { return table.colors }
+  private func table(for stops: [LinearGradientPattern.Stop]) -> Table? {
+    if let table, table.stops == stops { return table.table }
     let n = Self.tableSize
     // Rows of `width` entries each (an image is at most 32767 pixels wide): entry i is the pixel
     // centre i + 0.5 along a gradient n pixels long.
@@ -126,8 +150,9 @@ package final class GradientRaster {
             fromByteOffset: ($0 / width) * frame.bytesPerRow + 4 * ($0 % width), as: UInt32.self))
       }
     }
-    table = (stops, colors)
-    return colors
+    let made = Table(colors: colors)
+    table = (stops, made)
+    return made
   }
 
   /// The kept image, grown to hold at least a region.
@@ -143,26 +168,81 @@ package final class GradientRaster {
   /// Writes the gradient's colour at every pixel centre of the region into the image's top-left
   /// corner: the table index is the location times ``tableSize``, rounded down and clamped to
   /// the table (pad), stepped along each row in 32.32 fixed point.
-  private static func fill(_ image: ImageSurface, region r: Drawn, colors: [UInt32]) {
-    let n = Double(colors.count)
-    let last = Int64(colors.count - 1)
+  /// The columns `c` of a row, within `0..<width`, where the table index `start + c·step` stays
+  /// a column's step plus one inside the table `0...last`, so the fixed-point index needs no
+  /// clamping there (a range that may be empty).
+  static func insideColumns(start: Double, step: Double, last: Double, width: Int) -> Range<Int> {
+    guard step.isFinite, start.isFinite, width > 0 else { return 0..<0 }
+    let margin = abs(step) + 1
+    let low: Double
+    let high: Double
+    if step > 0 {
+      low = (margin - start) / step
+      high = (last - margin - start) / step
+    } else if step < 0 {
+      low = (last - margin - start) / step
+      high = (margin - start) / step
+    } else {
+      return start >= margin && start <= last - margin ? 0..<width : 0..<0
+    }
+    let a = Int(min(max(low.rounded(.up), 0), Double(width)))
+    let b = Int(min(max(high.rounded(.down) + 1, 0), Double(width)))
+    return a < b ? a..<b : a..<a
+  }
+
+  private static func fill(_ image: ImageSurface, region r: Drawn, table: Table) {
+    let n = Double(table.colors.count)
+    let last = Int64(table.colors.count - 1)
     let one = 4_294_967_296.0
     // Locations far outside 0...1 are clamped first, so the fixed-point values stay in range.
     let limit = 1e6
     let stride = image.bytesPerRow
     let step = Int64((min(max(r.tx * n, -limit), limit) * one).rounded())
-    colors.withUnsafeBufferPointer { table in
-      guard let lut = table.baseAddress else { return }
-      image.withUnsafeMutableBytes { buffer in
-        guard let base = buffer.baseAddress else { return }
-        for row in 0..<r.height {
-          let py = Double(r.y0 + row) + 0.5
-          let start = (r.t0 + r.ty * py + r.tx * (Double(r.x0) + 0.5)) * n
-          var u = Int64((min(max(start, -limit), limit) * one).rounded(.down))
-          let pixels = (base + row * stride).assumingMemoryBound(to: UInt32.self)
-          for column in 0..<r.width {
-            pixels[column] = lut[Int(min(max(u >> 32, 0), last))]
-            u &+= step
+    table.colors.withUnsafeBufferPointer { colors in
+      table.next.withUnsafeBufferPointer { next in
+        table.previous.withUnsafeBufferPointer { previous in
+          guard let lut = colors.baseAddress, let next = next.baseAddress,
+            let previous = previous.baseAddress
+          else { return }
+          image.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in 0..<r.height {
+              let py = Double(r.y0 + row) + 0.5
+              let start = (r.t0 + r.ty * py + r.tx * (Double(r.x0) + 0.5)) * n
+              var u = Int64((min(max(start, -limit), limit) * one).rounded(.down))
+              let pixels = (base + row * stride).assumingMemoryBound(to: UInt32.self)
+              // The columns whose index is inside the table with a column to spare on each
+              // side need no clamping; there each run of one colour is written at once.
+              let inside = Self.insideColumns(
+                start: start, step: r.tx * n, last: Double(last), width: r.width)
+              var column = 0
+              while column < inside.lowerBound {
+                pixels[column] = lut[Int(min(max(u >> 32, 0), last))]
+                u &+= step
+                column += 1
+              }
+              while column < inside.upperBound {
+                let i = Int(truncatingIfNeeded: u >> 32)
+                // The columns before the index reaches the next colour's entry.
+                var count: Int64
+                if step > 0 {
+                  count = ((next[i] << 32) - u + step - 1) / step
+                } else if step < 0 {
+                  count = (u - ((previous[i] + 1) << 32)) / -step + 1
+                } else {
+                  count = Int64(inside.upperBound - column)
+                }
+                let k = Int(min(max(count, 1), Int64(inside.upperBound - column)))
+                (pixels + column).initialize(repeating: lut[i], count: k)
+                u &+= Int64(k) &* step
+                column += k
+              }
+              while column < r.width {
+                pixels[column] = lut[Int(min(max(u >> 32, 0), last))]
+                u &+= step
+                column += 1
+              }
+            }
           }
         }
       }
