@@ -7,7 +7,7 @@ import SwellGeometry
 ///
 /// pixman fills a gradient whose axis is vertical or horizontal in device space row by row,
 /// but computes a rotated one pixel by pixel through its general compositing path: at
-/// 1170×2532 that was about 70 % of the physical water's frame. Here the gradient's colours
+/// 1170×2532 that was about 80 % of the physical water's frame. Here the gradient's colours
 /// are taken once from pixman itself (a ``tableSize``-entry table, painted as a horizontal
 /// gradient with the same stops), each pixel of the shape's device bounding box is looked up
 /// in it by its location along the axis at the pixel's centre (as pixman samples), and the
