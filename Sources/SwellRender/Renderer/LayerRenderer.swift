@@ -24,7 +24,7 @@ import SwellLayers
 /// keeps pixman on its fast path (about 12–15 ms instead of 61 ms for three full-screen wave
 /// layers at 1170×2532, per the platform measurements). A gradient whose axis stays slanted on
 /// the canvas (the physical water's depth gradient, which turns with gravity) is drawn on an
-/// image target through a device-aligned image of it (``rastersRotatedGradients``), which
+/// image target through a device-aligned image of it (`rastersRotatedGradients`), which
 /// pixman composites on its fast path instead of computing the gradient pixel by pixel.
 ///
 /// Units: the context's user space when ``draw(_:in:)`` is called is the canvas, in points
@@ -35,9 +35,9 @@ public final class LayerRenderer {
   /// Edge smoothing for everything drawn, or `nil` to keep the context's setting.
   public var antialias: Antialias?
   /// Whether a gradient whose axis is neither vertical nor horizontal on an image target is
-  /// drawn through a device-aligned image of it (default `true`: about a fifth of the cost of
-  /// pixman's own rotated gradient, within one level of 255 of it; ``GradientRaster``); `false`
-  /// draws every gradient with pixman, as the tests compare.
+  /// drawn through a device-aligned image of it (default `true`, `GradientRaster`: within one
+  /// level of 255 of pixman's own gradient; the physical water's 1170×2532 frame fell from 211 M
+  /// to 62 M instructions); `false` draws every gradient with pixman, as the tests compare.
   package var rastersRotatedGradients = true
   private var images: [String: ImageSurface] = [:]
   /// Rotated gradients on image targets, drawn through a device-aligned image.
