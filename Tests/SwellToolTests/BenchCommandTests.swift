@@ -50,6 +50,16 @@ private struct BenchCommandTests {
       #expect(f["unit"] as? String == "ms")
     }
     #expect(obj.keys.allSatisfy { $0.hasPrefix("water.") })
+    // The physical frames over the classic frames' median (the responses take turns frame by
+    // frame): its median is the ratio of the two medians.
+    let ratio = try #require(obj["water.physical.1170x2532.ratio_to_classic"] as? [String: Any])
+    #expect(ratio["unit"] as? String == "x")
+    let physical = try #require(
+      (obj["water.physical.1170x2532.frame_ms"] as? [String: Any])?["median"] as? Double)
+    let classic = try #require(
+      (obj["water.classic.1170x2532.frame_ms"] as? [String: Any])?["median"] as? Double)
+    let median = try #require(ratio["median"] as? Double)
+    #expect(abs(median - physical / classic) <= 2e-5 * median)
   }
 
   @Test("unknown benchmark group is a usage error")
