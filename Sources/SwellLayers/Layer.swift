@@ -47,6 +47,10 @@ open class Layer {
   /// at this scale (`contentsScale`).
   public var contentsScale: Double = 1
 
+  /// What the layer draws of its own between its background and its sublayers: ``LayerContent/none``
+  /// for a plain layer; ``ShapeLayer`` and ``ImageLayer`` return themselves.
+  open var drawnContent: LayerContent { .none }
+
   /// The sublayers, back to front.
   public internal(set) var sublayers: [Layer] = []
   /// The layer this one is a sublayer of.

@@ -103,6 +103,9 @@ public enum FillRule: String, Hashable, Sendable, Codable {
 open class ShapeLayer: Layer {
   /// The shape, in the layer's bounds space, points.
   public var path: Path?
+
+  /// ``LayerContent/shape(_:)``: this layer's path, fill and stroke.
+  override open var drawnContent: LayerContent { .shape(self) }
   /// The fill colour, or `nil` for no solid fill (default opaque black, as Core Animation).
   public var fillColor: Color? = .black
   /// A gradient fill; when set it replaces ``fillColor``.
@@ -179,6 +182,9 @@ open class ShapeLayer: Layer {
 
 /// A layer that shows a PNG image scaled into its bounds (`CALayer.contents`).
 open class ImageLayer: Layer {
+  /// ``LayerContent/image(_:)``: this layer's image.
+  override open var drawnContent: LayerContent { .image(self) }
+
   /// How the image fits the bounds (`contentsGravity`).
   public enum Gravity: String, Hashable, Sendable, Codable {
     /// Stretch to fill the bounds.
@@ -207,4 +213,17 @@ open class ImageLayer: Layer {
     l.gravity = gravity
     return l
   }
+}
+
+/// What a layer draws of its own, between its background and its sublayers: the one question a
+/// renderer asks about a layer's kind (``Layer/drawnContent``), so a renderer in another module
+/// needs no cast to a layer class, and a subclass written outside the package draws as the
+/// kind it says it is.
+public enum LayerContent {
+  /// Nothing of its own: a plain layer (background, border and sublayers only).
+  case none
+  /// A shape layer's path, fill and stroke.
+  case shape(ShapeLayer)
+  /// An image layer's image.
+  case image(ImageLayer)
 }

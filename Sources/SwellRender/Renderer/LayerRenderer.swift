@@ -134,10 +134,10 @@ public final class LayerRenderer {
       guard hasArea, place.setPath(outline, cr, segments: curveSegments) else { return }
       cr.clip()
     }
-    if let shape = layer as? ShapeLayer {
-      drawShape(shape, place, alpha: alpha, cr)
-    } else if let imageLayer = layer as? ImageLayer {
-      try drawImage(imageLayer, place, alpha: alpha, cr)
+    switch layer.drawnContent {
+    case .shape(let shape): drawShape(shape, place, alpha: alpha, cr)
+    case .image(let imageLayer): try drawImage(imageLayer, place, alpha: alpha, cr)
+    case .none: break
     }
     for child in children {
       try drawLayer(child, parent: toCanvas, base: place.base, cr)
@@ -242,12 +242,13 @@ public final class LayerRenderer {
     var n = 0
     if let c = layer.backgroundColor, c.alpha > 0 { n += 1 }
     if layer.borderWidth > 0, layer.borderColor.alpha > 0 { n += 1 }
-    if let shape = layer as? ShapeLayer, shape.path != nil {
+    switch layer.drawnContent {
+    case .shape(let shape) where shape.path != nil:
       if shape.fillGradient != nil || (shape.fillColor?.alpha ?? 0) > 0 { n += 1 }
       if (shape.strokeColor?.alpha ?? 0) > 0, shape.lineWidth > 0 { n += 1 }
-    }
-    if let image = layer as? ImageLayer, image.imagePath != nil {
+    case .image(let image) where image.imagePath != nil:
       n += image.gravity == .resizeAspectFill ? 2 : 1
+    default: break
     }
     return n
   }
