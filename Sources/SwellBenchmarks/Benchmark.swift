@@ -38,6 +38,7 @@ package enum BenchmarkRegistry {
     FusionBenchmark.self,
     RenderBenchmark.self,
     WaterBenchmark.self,
+    ExportBenchmark.self,
   ]
 
   /// The groups' names, in order (`--only` takes one).
