@@ -88,5 +88,19 @@ extension ExportBenchmark {
           + "(BT.709 conversion and tags, preset, CRF), ms per frame"),
       .init("export.mp4.WxH.ratio_to_ffmpeg", "Swell's time over ffmpeg's, run by run, x"),
     ]
+      + ["png_sequence", "mp4"].flatMap { output -> [BenchmarkFigureHelp] in
+        [
+          .init(
+            "export.\(output).WxH.cpu_ms",
+            "processor time (user and system) of Swell's export, its ffmpeg child included, ms "
+              + "per frame"),
+          .init(
+            "export.\(output).WxH.ffmpeg_cpu_ms", "processor time of ffmpeg's run, ms per frame"),
+          .init(
+            "export.\(output).WxH.cpu_ratio_to_ffmpeg",
+            "Swell's processor time over ffmpeg's, run by run, x: steadier than the wall-clock "
+              + "ratio when other work shares the machine"),
+        ]
+      }
   }
 }

@@ -21,7 +21,10 @@ import SwellScenes
 ///   `export.png_sequence.WxH.kib_per_frame` and `.ffmpeg_kib_per_frame`: the files' mean size;
 /// - `export.mp4.WxH.frame_ms`: an MP4 with libx264 `veryfast` (`swell render`'s default preset);
 ///   `export.mp4.WxH.ffmpeg_ms`: ffmpeg encoding the raw frames with the same arguments (BT.709
-///   conversion and tags, same preset and CRF); `export.mp4.WxH.ratio_to_ffmpeg`.
+///   conversion and tags, same preset and CRF); `export.mp4.WxH.ratio_to_ffmpeg`;
+/// - for both, `.cpu_ms`, `.ffmpeg_cpu_ms` and `.cpu_ratio_to_ffmpeg`: the processor time (user
+///   and system, Swell's process with its ffmpeg child, against ffmpeg's), which a machine
+///   shared with other work changes far less than the wall-clock time.
 ///
 /// Without ffmpeg the group reports nothing.
 package enum ExportBenchmark: Benchmark {
@@ -62,8 +65,8 @@ package enum ExportBenchmark: Benchmark {
       "-s", "\(width)x\(height)", "-r", "30", "-i", raw,
     ]
 
-    var png = (swell: [Double](), ffmpeg: [Double](), size: [Double](), ffmpegSize: [Double]())
-    var mp4 = (swell: [Double](), ffmpeg: [Double]())
+    var png = (swell: [Timing](), ffmpeg: [Timing](), size: [Double](), ffmpegSize: [Double]())
+    var mp4 = (swell: [Timing](), ffmpeg: [Timing]())
     for run in 1...repetitions {
       progress("export: PNG sequence, run \(run) of \(repetitions)")
       let swellFolder = folder + "/swell-\(run)"
@@ -103,20 +106,36 @@ package enum ExportBenchmark: Benchmark {
       mp4.ffmpeg.append(perFrame(frames) { try runFFmpeg(ffmpeg, arguments) })
     }
 
-    func ratios(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 / $1 } }
     let p = "export.png_sequence.\(stem)"
     let v = "export.mp4.\(stem)"
-    return [
-      BenchmarkFigure(name: "\(p).frame_ms", unit: "ms", values: png.swell),
-      BenchmarkFigure(name: "\(p).ffmpeg_ms", unit: "ms", values: png.ffmpeg),
-      BenchmarkFigure(
-        name: "\(p).ratio_to_ffmpeg", unit: "x", values: ratios(png.swell, png.ffmpeg)),
+    return figures(p, swell: png.swell, ffmpeg: png.ffmpeg) + [
       BenchmarkFigure(name: "\(p).kib_per_frame", unit: "KiB", values: png.size),
       BenchmarkFigure(name: "\(p).ffmpeg_kib_per_frame", unit: "KiB", values: png.ffmpegSize),
-      BenchmarkFigure(name: "\(v).frame_ms", unit: "ms", values: mp4.swell),
-      BenchmarkFigure(name: "\(v).ffmpeg_ms", unit: "ms", values: mp4.ffmpeg),
+    ] + figures(v, swell: mp4.swell, ffmpeg: mp4.ffmpeg)
+  }
+
+  /// One run's wall-clock and processor time, milliseconds per frame.
+  struct Timing {
+    /// Wall-clock time.
+    var wall: Double
+    /// Processor time (user and system) of this process and the children it waited for.
+    var cpu: Double
+  }
+
+  /// The time figures of one output beside ffmpeg's, and their ratios run by run.
+  static func figures(_ stem: String, swell: [Timing], ffmpeg: [Timing]) -> [BenchmarkFigure] {
+    func ratios(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 / $1 } }
+    return [
+      BenchmarkFigure(name: "\(stem).frame_ms", unit: "ms", values: swell.map(\.wall)),
+      BenchmarkFigure(name: "\(stem).ffmpeg_ms", unit: "ms", values: ffmpeg.map(\.wall)),
       BenchmarkFigure(
-        name: "\(v).ratio_to_ffmpeg", unit: "x", values: ratios(mp4.swell, mp4.ffmpeg)),
+        name: "\(stem).ratio_to_ffmpeg", unit: "x",
+        values: ratios(swell.map(\.wall), ffmpeg.map(\.wall))),
+      BenchmarkFigure(name: "\(stem).cpu_ms", unit: "ms", values: swell.map(\.cpu)),
+      BenchmarkFigure(name: "\(stem).ffmpeg_cpu_ms", unit: "ms", values: ffmpeg.map(\.cpu)),
+      BenchmarkFigure(
+        name: "\(stem).cpu_ratio_to_ffmpeg", unit: "x",
+        values: ratios(swell.map(\.cpu), ffmpeg.map(\.cpu))),
     ]
   }
 
@@ -129,14 +148,29 @@ package enum ExportBenchmark: Benchmark {
     return path
   }
 
-  /// Milliseconds per frame of one run of `body` (NaN when it fails).
-  static func perFrame(_ frames: Int, _ body: () throws -> Void) -> Double {
+  /// Milliseconds per frame of one run of `body`, wall-clock and processor (NaN when it fails).
+  static func perFrame(_ frames: Int, _ body: () throws -> Void) -> Timing {
     let clock = ContinuousClock()
+    let cpu0 = processorSeconds()
     let start = clock.now
-    guard (try? body()) != nil else { return .nan }
+    guard (try? body()) != nil else { return Timing(wall: .nan, cpu: .nan) }
     let d = start.duration(to: clock.now)
     let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-    return seconds * 1000 / Double(frames)
+    return Timing(
+      wall: seconds * 1000 / Double(frames),
+      cpu: (processorSeconds() - cpu0) * 1000 / Double(frames))
+  }
+
+  /// User and system seconds of this process and of its children that have ended
+  /// (`getrusage`).
+  static func processorSeconds() -> Double {
+    func seconds(_ who: Int32) -> Double {
+      var usage = rusage()
+      getrusage(__rusage_who_t(who), &usage)
+      return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    }
+    return seconds(RUSAGE_SELF.rawValue) + seconds(RUSAGE_CHILDREN.rawValue)
   }
 
   /// The mean size of the files in a folder, KiB per frame.
