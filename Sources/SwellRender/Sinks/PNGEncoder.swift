@@ -38,10 +38,10 @@ struct PNGEncoder: Sendable {
 
   /// The settings PNG sequences are written with: the `sub` filter and zlib's run-length
   /// strategy (level 1). Measured on 1170×2532 frames (docs/rendering-cli.md), zlib takes about
-  /// as long with these as with any other filter at level 1 (15-25 ms a frame, against 45-85 ms
-  /// at level 6), and the files stay within 1.15× of Cairo's writer's (35 against 31 KB for a
-  /// `waterwave` frame, 179 against 157 KB for `homescreen`), where `up` at level 1 doubles them
-  /// and `up` with run-length encoding triples the `homescreen` frame.
+  /// as long with these as at level 1 with any filter (15-30 ms a frame, against 46-86 ms at
+  /// level 6), and the files stay within 1.15× of Cairo's writer's (35 against 31 KB for a
+  /// `waterwave` frame, 179 against 157 KB for `homescreen`), where `up` at level 1 doubles the
+  /// `waterwave` frame and `up` with run-length encoding triples the `homescreen` frame.
   static let fast = PNGEncoder(compressionLevel: 1, filter: .sub, strategy: Z_RLE)
 
   /// The most compressed bytes in one `IDAT` chunk (any size up to 2³¹ − 1 is valid).
