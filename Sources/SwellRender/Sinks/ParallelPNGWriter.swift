@@ -4,12 +4,13 @@ import SwellCairo
 import SwellFiles
 import Synchronization
 
-/// Encodes and writes the frames of a PNG sequence on every core: ``submit(_:to:)`` copies a
-/// frame and returns, and the frame is encoded (``PNGEncoder``) and written to its own file
+/// Encodes and writes the frames of a PNG sequence on every core: ``submit(_:index:to:)`` copies
+/// a frame and returns, and the frame is encoded (``PNGEncoder``) and written to its own file
 /// (temporary name, renamed into place) on a worker thread while the caller draws the next one.
 ///
-/// At most ``concurrency`` frames are in flight (each a copy of the pixels, 4 bytes a pixel);
-/// ``submit(_:to:)`` waits for a free slot. The first failure is kept: it names the frame's file,
+/// At most ``concurrency`` frames are in flight (each a copy of the pixels, 4 bytes a pixel, and
+/// zlib's state: one per core, within 1 GiB of copies); ``submit(_:index:to:)`` waits for a free
+/// slot. The first failure is kept: it names the frame's file,
 /// the later submissions throw it, and the frames still queued are dropped. Every file written
 /// stays in the registry of unfinished outputs until ``finish()``, so an interrupted run (a
 /// signal) removes the frames already in place as well as the temporary files.
@@ -18,7 +19,7 @@ import Synchronization
 /// mutexes, and each submitted frame buffer belongs to the one worker encoding it until it is
 /// returned to the pool.
 final class ParallelPNGWriter: @unchecked Sendable {
-  /// How many frames may be encoded at once: one per core.
+  /// How many frames may be encoded at once: one per core, within ``memoryLimit``.
   let concurrency: Int
   private let encoder: PNGEncoder
   private let queue = DispatchQueue(label: "swell.render.png", attributes: .concurrent)
@@ -31,15 +32,23 @@ final class ParallelPNGWriter: @unchecked Sendable {
   /// Frame copies the workers are done with.
   private let pool = Mutex<[FrameBuffer]>([])
 
+  /// The most bytes of frame copies in flight: 1 GiB (at least one frame is always allowed).
+  static let memoryLimit = 1 << 30
+
   /// Creates a writer.
   ///
   /// - Parameters:
   ///   - encoder: The PNG settings.
-  ///   - concurrency: Frames encoded at once (default: the active cores, at least 1).
-  init(encoder: PNGEncoder, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  ///   - frameBytes: The size of one frame's pixels, bytes (4 × width × height).
+  ///   - cores: The cores to encode on (default: the active cores); at most 16 frames, and at
+  ///     most ``memoryLimit`` bytes of copies, are in flight, and at least one.
+  init(
+    encoder: PNGEncoder, frameBytes: Int,
+    cores: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
     self.encoder = encoder
-    self.concurrency = max(1, concurrency)
-    slots = DispatchSemaphore(value: self.concurrency)
+    concurrency = max(1, min(cores, 16, Self.memoryLimit / max(1, frameBytes)))
+    slots = DispatchSemaphore(value: concurrency)
   }
 
   /// The files written so far, in frame order, once the frames in flight are done (waits for

@@ -284,7 +284,8 @@ public final class PNGSequenceSink: FrameSink {
       }
     }
     self.configuration = configuration
-    writer = ParallelPNGWriter(encoder: .fast)
+    writer = ParallelPNGWriter(
+      encoder: .fast, frameBytes: 4 * configuration.pixelWidth * configuration.pixelHeight)
   }
 
   /// Draws the next frame and queues its file.
