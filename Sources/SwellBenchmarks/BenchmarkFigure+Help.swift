@@ -70,7 +70,8 @@ extension ExportBenchmark {
           + "encoded and written, ms per frame; \(size)"),
       .init(
         "export.png_sequence.WxH.ffmpeg_ms",
-        "the baseline, after each run: ffmpeg writing the same frames (raw BGRA that Swell "
+        "the baseline, beside each run (first in every other one): ffmpeg writing the same "
+          + "frames (raw BGRA that Swell "
           + "drew, from a file) as RGB PNGs with its own encoder and settings, start-up "
           + "included, ms per frame"),
       .init(

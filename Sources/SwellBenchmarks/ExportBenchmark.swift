@@ -13,7 +13,8 @@ import SwellScenes
 ///
 /// Figures, milliseconds per frame end to end (for ffmpeg, its start-up included; full run
 /// 1170×2532 pixels (390×844 points @3x), 30 frames, three repetitions; `--quick` 390×844 @1x,
-/// 6 frames, two), each repetition of Swell followed by one of its baseline:
+/// 6 frames, two), each repetition of Swell beside one of its baseline, Swell first in odd
+/// repetitions and ffmpeg first in even ones:
 /// - `export.png_sequence.WxH.frame_ms`: a numbered PNG sequence (`frames/%04d.png`);
 ///   `export.png_sequence.WxH.ffmpeg_ms`: ffmpeg's PNG encoder writing the same frames as RGB
 ///   PNGs (`-pix_fmt rgb24`, its default zlib level and filter, its frame threads);
@@ -67,43 +68,52 @@ package enum ExportBenchmark: Benchmark {
 
     var png = (swell: [Timing](), ffmpeg: [Timing](), size: [Double](), ffmpegSize: [Double]())
     var mp4 = (swell: [Timing](), ffmpeg: [Timing]())
+    // The same arguments as Swell's encoder, reading the file instead of the pipe.
+    let video = FFmpegOptions(x264Preset: preset)
+    var videoArguments = video.arguments(
+      for: .mp4, pixelWidth: width, pixelHeight: height, framesPerSecond: 30,
+      output: folder + "/ffmpeg.mp4")
+    if let dash = videoArguments.firstIndex(of: "-"), dash > 0, videoArguments[dash - 1] == "-i" {
+      videoArguments[dash] = raw
+    }
     for run in 1...repetitions {
+      // Swell first in odd runs, ffmpeg first in even ones: neither always follows the other.
+      let swellFirst = run % 2 == 1
       progress("export: PNG sequence, run \(run) of \(repetitions)")
       let swellFolder = folder + "/swell-\(run)"
       let ffmpegFolder = folder + "/ffmpeg-\(run)"
-      png.swell.append(
+      try? FileManager.default.createDirectory(
+        atPath: ffmpegFolder, withIntermediateDirectories: true)
+      let pngRuns = inOrder(swellFirst) {
         perFrame(frames) {
           try export(
             options: options, motion: motion, frames: frames, configuration: configuration,
             to: swellFolder + "/%04d.png")
-        })
-      png.size.append(kibPerFrame(in: swellFolder, frames: frames))
-      try? FileManager.default.createDirectory(
-        atPath: ffmpegFolder, withIntermediateDirectories: true)
-      png.ffmpeg.append(
+        }
+      } _: {
         perFrame(frames) {
           try runFFmpeg(ffmpeg, input + ["-pix_fmt", "rgb24", ffmpegFolder + "/%04d.png"])
-        })
+        }
+      }
+      png.swell.append(pngRuns.swell)
+      png.ffmpeg.append(pngRuns.ffmpeg)
+      png.size.append(kibPerFrame(in: swellFolder, frames: frames))
       png.ffmpegSize.append(kibPerFrame(in: ffmpegFolder, frames: frames))
       try? FileManager.default.removeItem(atPath: swellFolder)
       try? FileManager.default.removeItem(atPath: ffmpegFolder)
 
       progress("export: MP4 (\(preset)), run \(run) of \(repetitions)")
-      let video = FFmpegOptions(x264Preset: preset)
-      mp4.swell.append(
+      let mp4Runs = inOrder(swellFirst) {
         perFrame(frames) {
           try export(
             options: options, motion: motion, frames: frames, configuration: configuration,
             to: folder + "/swell.mp4", ffmpeg: video)
-        })
-      // The same arguments as Swell's encoder, reading the file instead of the pipe.
-      var arguments = video.arguments(
-        for: .mp4, pixelWidth: width, pixelHeight: height, framesPerSecond: 30,
-        output: folder + "/ffmpeg.mp4")
-      if let dash = arguments.firstIndex(of: "-"), dash > 0, arguments[dash - 1] == "-i" {
-        arguments[dash] = raw
+        }
+      } _: {
+        perFrame(frames) { try runFFmpeg(ffmpeg, videoArguments) }
       }
-      mp4.ffmpeg.append(perFrame(frames) { try runFFmpeg(ffmpeg, arguments) })
+      mp4.swell.append(mp4Runs.swell)
+      mp4.ffmpeg.append(mp4Runs.ffmpeg)
     }
 
     let p = "export.png_sequence.\(stem)"
@@ -112,6 +122,18 @@ package enum ExportBenchmark: Benchmark {
       BenchmarkFigure(name: "\(p).kib_per_frame", unit: "KiB", values: png.size),
       BenchmarkFigure(name: "\(p).ffmpeg_kib_per_frame", unit: "KiB", values: png.ffmpegSize),
     ] + figures(v, swell: mp4.swell, ffmpeg: mp4.ffmpeg)
+  }
+
+  /// Runs Swell's job and ffmpeg's in the order asked.
+  static func inOrder(
+    _ swellFirst: Bool, _ swell: () -> Timing, _ ffmpeg: () -> Timing
+  ) -> (swell: Timing, ffmpeg: Timing) {
+    if swellFirst {
+      let a = swell()
+      return (a, ffmpeg())
+    }
+    let b = ffmpeg()
+    return (swell(), b)
   }
 
   /// One run's wall-clock and processor time, milliseconds per frame.
