@@ -221,3 +221,45 @@ struct PNGSequenceTests {
         == (0..<9).map { String(format: "%02d.png", $0) })
   }
 }
+
+@Suite("Video through the exporter's pipeline")
+struct ExportPipelineVideoTests {
+  @Test(
+    "an MP4 drawn while ffmpeg encodes has every frame, its size and BT.709 tags",
+    arguments: [(37, 75.0, 41.0, 1.0), (24, 64.0, 48.0, 2.0)])
+  func mp4KeepsFramesSizeAndTags(frames: Int, width: Double, height: Double, scale: Double)
+    throws
+  {
+    let folder = try TemporaryFolder()
+    let path = folder.file("pipeline.mp4")
+    let exporter = try FrameExporter(
+      path: path,
+      configuration: FrameConfiguration(
+        size: Size(width: width, height: height), scale: scale, framesPerSecond: 24),
+      background: Color(red: 0.1, green: 0.4, blue: 0.8),
+      ffmpeg: FFmpegOptions(x264Preset: "ultrafast"))
+    for _ in 0..<frames { try exporter.add(Layer()) }
+    try exporter.finish()
+    #expect(try folder.contents() == ["pipeline.mp4"])
+    let info = try #require(try probeVideoStream(path))
+    #expect(info.frames == frames)
+    // Odd pixel sizes are padded to even ones for 4:2:0, as before.
+    let (pixelWidth, pixelHeight) = (Int(scale * width), Int(scale * height))
+    #expect(info.width == pixelWidth + pixelWidth % 2)
+    #expect(info.height == pixelHeight + pixelHeight % 2)
+    #expect(info.pixelFormat == "yuv420p")
+    let r = try runProgram(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries",
+        "stream=color_space,color_transfer,color_primaries,color_range", "-of",
+        "default=noprint_wrappers=1", path,
+      ])
+    #expect(r.status == 0, "\(r.err)")
+    for tag in [
+      "color_space=bt709", "color_transfer=bt709", "color_primaries=bt709", "color_range=tv",
+    ] {
+      #expect(r.out.contains(tag), "\(tag) missing in \(r.out)")
+    }
+  }
+}
