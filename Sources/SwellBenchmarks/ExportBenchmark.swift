@@ -25,9 +25,11 @@ import SwellScenes
 ///   conversion and tags, same preset and CRF); `export.mp4.WxH.ratio_to_ffmpeg`;
 /// - for both, `.cpu_ms`, `.ffmpeg_cpu_ms` and `.cpu_ratio_to_ffmpeg`: the processor time (user
 ///   and system, Swell's process with its ffmpeg child, against ffmpeg's), which a machine
-///   shared with other work changes far less than the wall-clock time.
+///   shared with other work changes less than the wall-clock time.
 ///
-/// Without ffmpeg the group reports nothing.
+/// The raw frames (4 bytes a pixel: 355 MB at full size) and the outputs are written to a folder
+/// in the system's temporary folder, removed at the end. Without ffmpeg the group reports
+/// nothing.
 package enum ExportBenchmark: Benchmark {
   package static let name = "export"
 
