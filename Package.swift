@@ -84,7 +84,7 @@ let package = Package(
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
-      dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles"]),
+      dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles", "CZlib"]),
     // Headless playback: the scene player (drawing into caller-owned pixels), offline export
     // and trace; no window, no SDL.
     .target(

@@ -30,6 +30,25 @@ package protocol Benchmark: Sendable {
   ///   - progress: Called with a short label before each timed part.
   /// - Returns: The measured figures.
   static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure]
+  /// What each figure of the group measures, for `swell bench --help` (empty by default).
+  static var figureHelp: [BenchmarkFigureHelp] { get }
+}
+
+extension Benchmark {
+  package static var figureHelp: [BenchmarkFigureHelp] { [] }
+}
+
+/// One figure's name and what it measures, as `swell bench --help` lists them.
+package struct BenchmarkFigureHelp: Sendable {
+  /// The dotted name (`WxH` where the frame size depends on `--quick`).
+  package var name: String
+  /// What it measures, with its unit.
+  package var meaning: String
+
+  package init(_ name: String, _ meaning: String) {
+    self.name = name
+    self.meaning = meaning
+  }
 }
 
 /// The benchmarks `swell bench` runs, in order.
@@ -38,7 +57,28 @@ package enum BenchmarkRegistry {
     FusionBenchmark.self,
     RenderBenchmark.self,
     WaterBenchmark.self,
+    ExportBenchmark.self,
   ]
+
+  /// Every figure of every group and what it measures, in order: the name indented by two
+  /// spaces, the meaning below it indented by six and wrapped at 72 columns (lines that start
+  /// with a space are printed as they are, in the help and as literal lines in the man page,
+  /// which indents them by seven more).
+  package static var figureHelpText: String {
+    all.flatMap { $0.figureHelp }.map { figure in
+      var lines = ["  " + figure.name]
+      var line = "     "
+      for word in figure.meaning.split(separator: " ") {
+        if line.count + 1 + word.count > 72 {
+          lines.append(line)
+          line = "     "
+        }
+        line += " " + word
+      }
+      lines.append(line)
+      return lines.joined(separator: "\n")
+    }.joined(separator: "\n")
+  }
 
   /// The groups' names, in order (`--only` takes one).
   package static var names: [String] { all.map { $0.name } }

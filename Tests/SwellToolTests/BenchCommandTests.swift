@@ -30,6 +30,47 @@ private struct BenchCommandTests {
     let median = try #require(ratio["median"] as? Double)
     // The JSON holds six significant digits.
     #expect(abs(median - decode / six) <= 2e-5 * median)
+
+    // --help explains every figure the run reported (sizes that --quick changes as WxH).
+    let help = try runSwell(["bench", "--help"])
+    #expect(help.status == 0)
+    for name in obj.keys {
+      let generic = name.replacingOccurrences(
+        of: #"\.[0-9]+x[0-9]+\."#, with: ".WxH.", options: .regularExpression)
+      let listed = help.out.split(separator: "\n").contains { line in
+        line.hasPrefix("  ") && line.split(separator: " ").contains { $0 == name || $0 == generic }
+      }
+      #expect(listed, "--help does not explain \(name)")
+    }
+  }
+
+  @Test("--only export: the PNG sequence and the MP4 beside ffmpeg on the same frames, same run")
+  func exportFigures() throws {
+    _ = try requireProgram("ffmpeg")
+    // Its own temporary folder, to see that the frames and files are removed.
+    let scratch = try scratchFolder("bench-export")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (status, out, err) = try runSwell(
+      ["bench", "--only", "export", "--quick", "--json"], environment: ["TMPDIR": scratch.path])
+    #expect(status == 0, "\(err)")
+    let obj = try #require(
+      try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+    func figure(_ name: String) throws -> (median: Double, unit: String?) {
+      let f = try #require(obj[name] as? [String: Any], "missing \(name) in \(out)")
+      let lo = try #require(f["min"] as? Double, "\(name): \(f)")
+      let median = try #require(f["median"] as? Double)
+      #expect(lo > 0 && lo <= median, "\(name): \(f)")
+      return (median, f["unit"] as? String)
+    }
+    for stem in ["export.png_sequence.390x844", "export.mp4.390x844"] {
+      #expect(try figure(stem + ".frame_ms").unit == "ms")
+      #expect(try figure(stem + ".ffmpeg_ms").unit == "ms")
+      #expect(try figure(stem + ".ratio_to_ffmpeg").unit == "x")
+    }
+    #expect(try figure("export.png_sequence.390x844.kib_per_frame").unit == "KiB")
+    #expect(try figure("export.png_sequence.390x844.ffmpeg_kib_per_frame").unit == "KiB")
+    #expect(obj.keys.allSatisfy { $0.hasPrefix("export.") })
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
   }
 
   @Test("--only water reports the physical water beside the classic response, per frame")

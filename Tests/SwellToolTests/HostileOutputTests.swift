@@ -181,6 +181,27 @@ private struct HostileOutputTests {
     #expect(try leftovers(in: folder).isEmpty)
   }
 
+  @Test("Ctrl-C during a PNG sequence removes the frames already written as well, and exits 130")
+  func interruptedSequence() throws {
+    let folder = try scratchFolder("hostile-seq-int")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("%05d.png").path
+    let wait = try runInterrupted(
+      ["render", "waterwave", "--duration", "60", "--fps", "30", "-o", out], signal: "INT",
+      after: 4)
+    // Frames are in place before the signal (slow on a loaded machine: wait for the first).
+    let started = waitFor(seconds: 3.5) {
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains {
+        $0.hasSuffix(".png")
+      }
+    }
+    let r = wait()
+    #expect(r.status == 130, "\(r.err)")
+    usleep(300_000)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    if !started { print("note: no frame was finished before the signal") }
+  }
+
   @Test("SIGTERM during a render removes the temporary file and exits 143")
   func terminatedRender() throws {
     _ = try requireProgram("ffmpeg")

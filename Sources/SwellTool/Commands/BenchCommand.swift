@@ -7,11 +7,14 @@ struct BenchCommand: TypedToolCommand {
   static let about = CommandAbout(
     "bench", summary: "the performance suite (fusion throughput, rendering, ...)",
     discussion: """
-      Runs the performance suite on synthetic data (no files needed) on one core and prints a \
-      table of the figures (median, min and max over repetitions), each beside a baseline timed \
-      in the same run where one applies.
+      Runs the performance suite on synthetic data (no files needed) and prints a table of the \
+      figures (median, min and max over repetitions), each beside a baseline timed in the same \
+      run where one applies. Fusion and rendering run on one core; the export group uses every \
+      core, as swell render does, and runs ffmpeg (skipped when ffmpeg is missing).
       """,
-    examples: ["bench --quick", "bench --only fusion --json"])
+    epilogue: "Figures (median, min and max over the repetitions):\n"
+      + BenchmarkRegistry.figureHelpText,
+    examples: ["bench --quick", "bench --only fusion --json", "bench --only export"])
 
   struct Options: ParsableOptions {
     var json: Bool
