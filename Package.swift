@@ -84,7 +84,9 @@ let package = Package(
     .target(name: "SwellCairo", dependencies: ["CCairo"]),
     .target(
       name: "SwellRender",
-      dependencies: ["SwellGeometry", "SwellLayers", "SwellCairo", "SwellFiles", "CZlib"]),
+      dependencies: [
+        "SwellGeometry", "SwellTime", "SwellLayers", "SwellCairo", "SwellFiles", "CZlib",
+      ]),
     // Headless playback: the scene player (drawing into caller-owned pixels), offline export
     // and trace; no window, no SDL.
     .target(
@@ -121,8 +123,8 @@ let package = Package(
     .target(
       name: "SwellBenchmarks",
       dependencies: [
-        "SwellGeometry", "SwellMotion", "SwellEvdev", "SwellLayers", "SwellWaves", "SwellCairo",
-        "SwellRender", "SwellScenes",
+        "SwellGeometry", "SwellTime", "SwellMotion", "SwellEvdev", "SwellLayers", "SwellWaves",
+        "SwellCairo", "SwellRender", "SwellScenes",
       ]),
     .target(
       name: "SwellTool",

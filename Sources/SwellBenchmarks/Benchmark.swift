@@ -1,4 +1,5 @@
 import Foundation
+import SwellTime
 
 /// One figure measured by `swell bench`: repeated timings summarised as median, min and max.
 package struct BenchmarkFigure: Sendable {
@@ -106,14 +107,13 @@ package enum BenchmarkRegistry {
 ///   - body: The work; its result is kept alive so the optimiser cannot drop it.
 /// - Returns: Seconds for each run.
 package func measureSeconds(repetitions: Int, _ body: () -> Double) -> [Double] {
-  let clock = ContinuousClock()
+  let clock = MonotonicClock.continuous
   var out: [Double] = []
   var sink = 0.0
   for _ in 0..<repetitions {
-    let start = clock.now
+    let start = clock.now()
     sink += body()
-    let d = start.duration(to: clock.now)
-    out.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+    out.append(clock.now() - start)
   }
   if sink.isNaN { print("", terminator: "") }
   return out

@@ -50,6 +50,10 @@ extension WaterBenchmark {
         "water.physical.1170x2532.frame_ms",
         "the same with the physical response (same frames, same run), ms"),
       .init(
+        "water.physical.1170x2532.ratio_to_classic",
+        "each physical frame over the classic frames' median (timed in turn, frame by frame, in "
+          + "the same run), x"),
+      .init(
         "water.classic.1170x2532.step_ms",
         "the classic response's step alone (motion fed, scene advanced, nothing drawn), ms"),
       .init("water.physical.1170x2532.step_ms", "the physical response's step alone, ms"),

@@ -5,6 +5,7 @@ import SwellLayers
 import SwellMotion
 import SwellRender
 import SwellScenes
+import SwellTime
 
 /// Exporting the built-in `waterwave` scene (the water tilted, then shaken) as `swell render`
 /// does, beside ffmpeg doing the same job on the same frames in the same run: Swell steps the
@@ -174,12 +175,11 @@ package enum ExportBenchmark: Benchmark {
 
   /// Milliseconds per frame of one run of `body`, wall-clock and processor (NaN when it fails).
   static func perFrame(_ frames: Int, _ body: () throws -> Void) -> Timing {
-    let clock = ContinuousClock()
+    let clock = MonotonicClock.continuous
     let cpu0 = processorSeconds()
-    let start = clock.now
+    let start = clock.now()
     guard (try? body()) != nil else { return Timing(wall: .nan, cpu: .nan) }
-    let d = start.duration(to: clock.now)
-    let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    let seconds = clock.now() - start
     return Timing(
       wall: seconds * 1000 / Double(frames),
       cpu: (processorSeconds() - cpu0) * 1000 / Double(frames))

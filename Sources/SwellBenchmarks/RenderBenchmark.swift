@@ -92,10 +92,10 @@ package enum RenderBenchmark: Benchmark {
 
   static func waves(in tree: Layer) -> [Wave] {
     var out: [Wave] = []
-    for water in tree.allLayers.compactMap({ $0 as? WaterWaveLayer }) {
+    for water in WaterWaveLayer.all(in: tree) {
       var tilt = 0.0
       if case .number(let v) = water.value(forKeyPath: "transform.rotation.z") { tilt = v }
-      for case let w as WaveLayer in water.sublayers {
+      for w in water.waveLayers {
         out.append(
           Wave(path: w.path ?? Path(), fill: w.wave.fill, tilt: tilt, center: water.position))
       }

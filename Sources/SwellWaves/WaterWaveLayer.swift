@@ -73,6 +73,15 @@ public final class WaterWaveLayer: Layer {
   /// The wave sublayers, back to front.
   public var waveLayers: [WaveLayer] { sublayers.compactMap { $0 as? WaveLayer } }
 
+  /// The classic water layers in a layer tree (the root included), in the tree's order: what a
+  /// program outside SwellWaves asks instead of casting each layer.
+  ///
+  /// - Parameter tree: The root of the tree.
+  /// - Returns: The water layers.
+  public static func all(in tree: Layer) -> [WaterWaveLayer] {
+    tree.allLayers.compactMap { $0 as? WaterWaveLayer }
+  }
+
   /// Creates the water for a visible area.
   ///
   /// - Parameters:

@@ -2,6 +2,7 @@ import Dispatch
 import SwellCairo
 import SwellGeometry
 import SwellLayers
+import SwellTime
 import Synchronization
 
 /// Writes a sequence of frames to an output file (PNG, PNG sequence, SVG, PDF, MP4, GIF, WebP,
@@ -30,7 +31,7 @@ public final class FrameExporter {
   public private(set) var drawingSeconds = 0.0
   private let sink: any FrameSink
   private let writer: FrameWriter
-  private let clock = ContinuousClock()
+  private let clock = MonotonicClock.continuous
   private var ended = false
 
   /// Opens the output and starts its encoder.
@@ -71,7 +72,7 @@ public final class FrameExporter {
   /// - Parameter tree: The frame's presentation tree (`Layer.presentation(at:)`).
   /// - Throws: ``RenderError`` from drawing or from the writer (the output is then removed).
   public func add(_ tree: Layer) throws(RenderError) {
-    let t0 = clock.now
+    let t0 = clock.now()
     do throws(RenderError) {
       if format.isVector {
         let renderer = self.renderer
@@ -85,13 +86,13 @@ public final class FrameExporter {
         } catch {
           throw RenderError(.writeFailed, path: path, reason: "\(error)")
         }
-        drawingSeconds += Self.seconds(t0.duration(to: clock.now))
+        drawingSeconds += clock.now() - t0
       } else {
         let image = try writer.takeSurface(configuration, path: path)
         try renderer.drawFrame(
           tree, background: background, placement: FramePlacement(scale: configuration.scale),
           into: image)
-        drawingSeconds += Self.seconds(t0.duration(to: clock.now))
+        drawingSeconds += clock.now() - t0
         try writer.submit(image)
       }
       frameCount += 1
@@ -122,10 +123,6 @@ public final class FrameExporter {
     ended = true
     writer.abandon()
     sink.cancel()
-  }
-
-  static func seconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
   }
 }
 
