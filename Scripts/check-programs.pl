@@ -28,6 +28,7 @@ chdir(dirname(abs_path($0)) . "/..") or die "check-programs: cannot enter the pa
 my @spawners = (
   "Tests/SwellTestSupport/ToolRunner.swift",
   "Sources/SwellRender/Sinks/VideoSink.swift",
+  "Sources/SwellBenchmarks/ExportBenchmark.swift",  # ffmpeg, the export figures' baseline
   "Tests/SwellToolTests/LiveCommandTests.swift",    # runs the built swell only
   "Tests/SwellToolTests/ServeCommandTests.swift",   # runs the built swell only (a DSU server)
   "Tests/SwellToolTests/SensorsCommandTests.swift", # runs the built swell only (doctor, DSU server)

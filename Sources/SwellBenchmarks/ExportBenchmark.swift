@@ -269,6 +269,7 @@ package enum ExportBenchmark: Benchmark {
 
   /// Runs ffmpeg to its end; throws when it fails.
   static func runFFmpeg(_ executable: String, _ arguments: [String]) throws {
+    // Starts: ffmpeg (the one the video sink resolves: FFmpegOptions.resolveExecutable)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
