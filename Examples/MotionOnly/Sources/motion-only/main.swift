@@ -18,8 +18,8 @@ if arguments.count == 3, arguments[1] == "--interrupt-while-writing" {
   OutputFiles.installSignalCleanup(programName: "motion-only")
   let writer = try AtomicFileWriter(url: URL(fileURLWithPath: arguments[2] + "/motion.csv"))
   try writer.write("timestamp,x,y,z\n")
-  print("writing \(arguments[2])/motion.csv")
-  fflush(stdout)
+  // Unbuffered: the process ends in the signal's watcher thread, not through `exit`.
+  FileHandle.standardOutput.write(Data("writing \(arguments[2])/motion.csv\n".utf8))
   kill(getpid(), SIGINT)
   // The signal's watcher thread removes the temporary file and exits the process.
   while true { sleep(1) }
