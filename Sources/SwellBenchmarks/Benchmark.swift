@@ -30,6 +30,14 @@ package protocol Benchmark: Sendable {
   ///   - progress: Called with a short label before each timed part.
   /// - Returns: The measured figures.
   static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure]
+  /// What some of the group's figures mean, for `swell bench --help`: a figure's name and one
+  /// sentence.
+  static var figureHelp: [(figure: String, meaning: String)] { get }
+}
+
+extension Benchmark {
+  /// No figure is explained.
+  package static var figureHelp: [(figure: String, meaning: String)] { [] }
 }
 
 /// The benchmarks `swell bench` runs, in order.
@@ -39,6 +47,11 @@ package enum BenchmarkRegistry {
     RenderBenchmark.self,
     WaterBenchmark.self,
   ]
+
+  /// Every group's explained figures, in order.
+  package static var figureHelp: [(figure: String, meaning: String)] {
+    all.flatMap { $0.figureHelp }
+  }
 
   /// The groups' names, in order (`--only` takes one).
   package static var names: [String] { all.map { $0.name } }

@@ -48,6 +48,21 @@ package enum FusionBenchmark: Benchmark {
     }
   }
 
+  package static let figureHelp: [(figure: String, meaning: String)] = [
+    (
+      "fusion.evdev_decode.ratio_to_6d",
+      "the evdev decoder's samples per second (a DualSense's events, eight a sample, in reads "
+        + "of 64) over 6D fusion's, in the same run: above 10, decoding costs under a tenth of "
+        + "fusion per sample"
+    ),
+    (
+      "fusion.evdev_decode_and_6d.ratio_to_6d",
+      "the time to decode those events and fuse the samples in 6D over the time to fuse the "
+        + "same samples alone, timed in turn in the same run: 1.0 when decoding costs nothing "
+        + "beside fusion"
+    ),
+  ]
+
   package static func run(quick: Bool, progress: (String) -> Void) -> [BenchmarkFigure] {
     let n = quick ? 20_000 : 400_000
     let reps = quick ? 2 : 9
@@ -109,7 +124,10 @@ package enum FusionBenchmark: Benchmark {
     progress("fusion: evdev decoding")
     let events = EvdevStream(data)
     let decode = rates(measureSeconds(repetitions: reps) { events.decode() })
+    progress("fusion: evdev decoding then 6D fusion, beside 6D fusion alone")
+    let (endToEnd, sixAlone) = events.decodeAndFuse(repetitions: reps)
     let sixMedian = BenchmarkFigure(name: "", unit: "", values: six).median
+    let sixAloneMedian = BenchmarkFigure(name: "", unit: "", values: sixAlone).median
     return [
       BenchmarkFigure(name: "fusion.9d.samples_per_s", unit: "samples/s", values: nine),
       BenchmarkFigure(name: "fusion.6d.samples_per_s", unit: "samples/s", values: six),
@@ -118,6 +136,9 @@ package enum FusionBenchmark: Benchmark {
       BenchmarkFigure(name: "fusion.evdev_decode.samples_per_s", unit: "samples/s", values: decode),
       BenchmarkFigure(
         name: "fusion.evdev_decode.ratio_to_6d", unit: "x", values: decode.map { $0 / sixMedian }),
+      BenchmarkFigure(
+        name: "fusion.evdev_decode_and_6d.ratio_to_6d", unit: "x",
+        values: endToEnd.map { $0 / sixAloneMedian }),
     ]
   }
 
@@ -160,6 +181,74 @@ package enum FusionBenchmark: Benchmark {
         events.append(event(.synchronization, EvdevCode.synReport, 0))
       }
       self.events = events
+    }
+
+    /// Decoding and 6D fusion end to end, beside 6D fusion alone, timed in turn in the same run:
+    /// the events decoded in reads of 64 into the flat arrays the estimator's batch entry point
+    /// takes, then fused; and the same decoded samples fused.
+    ///
+    /// - Parameter repetitions: Timed runs of each.
+    /// - Returns: Seconds per run of decoding then fusing, and of fusing alone.
+    func decodeAndFuse(repetitions: Int) -> (decodeAndFuse: [Double], fuse: [Double]) {
+      let frames = events.count / 8
+      var t = [Double](repeating: 0, count: frames)
+      var g = [Double](repeating: 0, count: 3 * frames)
+      var a = [Double](repeating: 0, count: 3 * frames)
+      var out = [Double](repeating: 0, count: 4 * frames)
+
+      func decodeIntoArrays() {
+        guard var decoder = try? EvdevMotionDecoder(description: description) else { return }
+        var samples: [IMUSample] = []
+        samples.reserveCapacity(16)
+        var k = 0
+        events.withUnsafeBufferPointer { all in
+          var start = 0
+          while start < all.count {
+            let end = min(start + 64, all.count)
+            samples.removeAll(keepingCapacity: true)
+            decoder.feed(
+              contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]), into: &samples)
+            for s in samples where k < frames {
+              t[k] = s.timestamp
+              g[3 * k] = s.gyroscope.x
+              g[3 * k + 1] = s.gyroscope.y
+              g[3 * k + 2] = s.gyroscope.z
+              a[3 * k] = s.accelerometer.x
+              a[3 * k + 1] = s.accelerometer.y
+              a[3 * k + 2] = s.accelerometer.z
+              k += 1
+            }
+            start = end
+          }
+        }
+      }
+
+      func fuse() -> Double {
+        var estimator = AttitudeEstimator(mode: .sixD)
+        t.withUnsafeBufferPointer { t in
+          g.withUnsafeBufferPointer { g in
+            a.withUnsafeBufferPointer { a in
+              out.withUnsafeMutableBufferPointer { o in
+                estimator.attitudes(
+                  timestamps: t, gyroscope: g, accelerometer: a, magnetometer: nil, output: o)
+              }
+            }
+          }
+        }
+        return out[4 * (frames - 1)]
+      }
+
+      decodeIntoArrays()
+      var both: [Double] = []
+      var alone: [Double] = []
+      for _ in 0..<repetitions {
+        both += measureSeconds(repetitions: 1) {
+          decodeIntoArrays()
+          return fuse()
+        }
+        alone += measureSeconds(repetitions: 1) { fuse() }
+      }
+      return (both, alone)
     }
 
     /// Decodes every event; returns a value of the last sample so the work is kept.

@@ -10,7 +10,7 @@ struct BenchCommand: TypedToolCommand {
       Runs the performance suite on synthetic data (no files needed) on one core and prints a \
       table of the figures (median, min and max over repetitions), each beside a baseline timed \
       in the same run where one applies.
-      """,
+      """ + BenchmarkRegistry.figureHelp.map { "\n\n\($0.figure): \($0.meaning)." }.joined(),
     examples: ["bench --quick", "bench --only fusion --json"])
 
   struct Options: ParsableOptions {
