@@ -30,6 +30,19 @@ private struct BenchCommandTests {
     let median = try #require(ratio["median"] as? Double)
     // The JSON holds six significant digits.
     #expect(abs(median - decode / six) <= 2e-5 * median)
+    // Decoding then fusing, over fusing alone: at least the fusion's own time.
+    let endToEnd = try #require(
+      obj["fusion.evdev_decode_and_6d.ratio_to_6d"] as? [String: Any], "missing in \(out)")
+    #expect(endToEnd["unit"] as? String == "x")
+    #expect((endToEnd["median"] as? Double ?? 0) > 0.5)
+  }
+
+  @Test("--help explains the decoder's figures")
+  func helpExplainsFigures() throws {
+    let (status, out, err) = try runSwell(["bench", "--help"])
+    #expect(status == 0, "\(err)")
+    #expect(out.contains("fusion.evdev_decode.ratio_to_6d: "))
+    #expect(out.contains("fusion.evdev_decode_and_6d.ratio_to_6d: "))
   }
 
   @Test("--only water reports the physical water beside the classic response, per frame")
