@@ -207,8 +207,16 @@ public struct EvdevMotionDecoder: Sendable {
       let hasTimestamp = frameHasTimestamp
       frameHasMotion = false
       frameHasTimestamp = false
-      return closeFrame(
-        raw, at: event.time, hasTimestamp: hasTimestamp, device: frameTimestamp)
+      var sample = IMUSample(timestamp: 0, gyroscope: .zero, accelerometer: .zero)
+      var ring = deltas
+      deltas = []
+      ring.withUnsafeMutableBufferPointer { ring in
+        closeFrame(
+          raw, at: event.time, hasTimestamp: hasTimestamp, device: frameTimestamp,
+          ring: ring, into: &sample)
+      }
+      deltas = ring
+      return sample
     }
     return nil
   }
@@ -225,9 +233,16 @@ public struct EvdevMotionDecoder: Sendable {
   ) {
     // Samples are staged on the stack and appended a run at a time: one copy-on-write check
     // and one copy per run rather than per sample.
+    // The ring of deltas is taken out of `self` for the batch, so that noting a delta is a
+    // store through a pointer rather than a copy-on-write check per frame.
+    var ring = deltas
+    deltas = []
     withUnsafeTemporaryAllocation(of: IMUSample.self, capacity: Self.stagedSamples) { staged in
-      feed(events, staging: staged, into: &samples)
+      ring.withUnsafeMutableBufferPointer { ring in
+        feed(events, staging: staged, ring: ring, into: &samples)
+      }
     }
+    deltas = ring
   }
 
   /// How many samples are staged before they are appended (704 bytes: small enough for the
@@ -238,7 +253,7 @@ public struct EvdevMotionDecoder: Sendable {
   private mutating func feed(
     _ events: UnsafeBufferPointer<EvdevEvent>,
     staging staged: UnsafeMutableBufferPointer<IMUSample>,
-    into samples: inout [IMUSample]
+    ring: UnsafeMutableBufferPointer<Int64>, into samples: inout [IMUSample]
   ) {
     guard let stage = staged.baseAddress, let first = events.baseAddress else { return }
     let wordOffset = Self.wordOffset
@@ -268,10 +283,10 @@ public struct EvdevMotionDecoder: Sendable {
         {
           let e = first + i
           for k in 0..<6 { values.slots[k] = e[frame.axes + k].value }
-          (stage + pending).initialize(
-            to: closeFrame(
-              values, at: e[7].time, hasTimestamp: true,
-              device: UInt32(bitPattern: e[frame.timestamp].value)))
+          closeFrame(
+            values, at: e[7].time, hasTimestamp: true,
+            device: UInt32(bitPattern: e[frame.timestamp].value), ring: ring,
+            into: stage + pending)
           pending += 1
           if pending == room {
             samples.append(contentsOf: UnsafeBufferPointer(start: stage, count: pending))
@@ -295,8 +310,9 @@ public struct EvdevMotionDecoder: Sendable {
           hasMotion = true
         } else if key == Self.reportKey {
           if hasMotion {
-            (stage + pending).initialize(
-              to: closeFrame(values, at: event.time, hasTimestamp: hasTimestamp, device: timestamp))
+            closeFrame(
+              values, at: event.time, hasTimestamp: hasTimestamp, device: timestamp, ring: ring,
+              into: stage + pending)
             pending += 1
             if pending == room {
               samples.append(contentsOf: UnsafeBufferPointer(start: stage, count: pending))
@@ -429,12 +445,13 @@ public struct EvdevMotionDecoder: Sendable {
   /// axes are negative, so a frame with such a zero takes the products.
   @inline(__always)
   private mutating func closeFrame(
-    _ values: RawAxes, at eventTime: Double, hasTimestamp: Bool, device: UInt32
-  ) -> IMUSample {
+    _ values: RawAxes, at eventTime: Double, hasTimestamp: Bool, device: UInt32,
+    ring: UnsafeMutableBufferPointer<Int64>, into sample: UnsafeMutablePointer<IMUSample>
+  ) {
     noteArrival(eventTime)
     var t = eventTime
     if hasTimestamp {
-      let deviceTime = unwrap(device, eventTime: eventTime)
+      let deviceTime = unwrap(device, eventTime: eventTime, ring: ring)
       if usesDeviceClock {
         t = mapped(deviceTime: deviceTime, eventTime: eventTime)
       }
@@ -472,13 +489,16 @@ public struct EvdevMotionDecoder: Sendable {
       accelerometer = axisMapping.accelerometer * Vector3(ax, ay, az)
       gyroscope = axisMapping.gyroscope * Vector3(gx, gy, gz)
     }
-    return IMUSample(timestamp: t, gyroscope: gyroscope, accelerometer: accelerometer)
+    sample.initialize(
+      to: IMUSample(timestamp: t, gyroscope: gyroscope, accelerometer: accelerometer))
   }
 
   /// Unwraps a 32-bit device timestamp to 64-bit microseconds, counting wraps and resets, and
   /// notes its delta for the declared interval.
   @inline(__always)
-  private mutating func unwrap(_ device: UInt32, eventTime: Double) -> Int64 {
+  private mutating func unwrap(
+    _ device: UInt32, eventTime: Double, ring: UnsafeMutableBufferPointer<Int64>
+  ) -> Int64 {
     guard hasDeviceRaw else {
       hasDeviceRaw = true
       lastDeviceRaw = device
@@ -496,7 +516,7 @@ public struct EvdevMotionDecoder: Sendable {
       hasOffset = false
     } else {
       if device < last { stats.timestampWraps += 1 }
-      noteDelta(delta)
+      noteDelta(delta, ring: ring)
     }
     deviceMicroseconds += delta
     return deviceMicroseconds
@@ -535,8 +555,8 @@ public struct EvdevMotionDecoder: Sendable {
   }
 
   @inline(__always)
-  private mutating func noteDelta(_ delta: Int64) {
-    deltas[deltaNext] = delta
+  private mutating func noteDelta(_ delta: Int64, ring: UnsafeMutableBufferPointer<Int64>) {
+    ring[deltaNext] = delta
     deltaNext = deltaNext == Self.declaredIntervalWindow - 1 ? 0 : deltaNext + 1
     if deltaCount < Self.declaredIntervalWindow { deltaCount += 1 }
   }
