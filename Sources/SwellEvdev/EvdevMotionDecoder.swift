@@ -112,8 +112,9 @@ public struct EvdevMotionDecoder: Sendable {
   private var intervalSum = 0.0
   private var intervalSquares = 0.0
   // The last `declaredIntervalWindow` MSC_TIMESTAMP deltas, µs: a ring allocated whole at the
-  // start, so that noting one is a store; `deltaCount` of them are valid. (An inline ring made
-  // the compiler copy all 2 KB of it for each store.)
+  // start and taken out of `self` while frames close, so that noting one is a store through a
+  // pointer; `deltaCount` of them are valid. (An inline ring made the compiler copy all 2 KB of
+  // it for each store.)
   private var deltas = [Int64](repeating: 0, count: declaredIntervalWindow)
   private var deltaCount = 0
   private var deltaNext = 0
@@ -232,9 +233,9 @@ public struct EvdevMotionDecoder: Sendable {
     contentsOf events: UnsafeBufferPointer<EvdevEvent>, into samples: inout [IMUSample]
   ) {
     // Samples are staged on the stack and appended a run at a time: one copy-on-write check
-    // and one copy per run rather than per sample.
-    // The ring of deltas is taken out of `self` for the batch, so that noting a delta is a
-    // store through a pointer rather than a copy-on-write check per frame.
+    // and one copy per run rather than per sample. The ring of deltas is taken out of `self`
+    // for the batch, so that noting a delta is a store through a pointer rather than a
+    // copy-on-write check per frame.
     var ring = deltas
     deltas = []
     withUnsafeTemporaryAllocation(of: IMUSample.self, capacity: Self.stagedSamples) { staged in
