@@ -109,7 +109,10 @@ package enum FusionBenchmark: Benchmark {
     progress("fusion: evdev decoding")
     let events = EvdevStream(data)
     let decode = rates(measureSeconds(repetitions: reps) { events.decode() })
+    progress("fusion: evdev decoding then 6D fusion, beside 6D fusion alone")
+    let (endToEnd, sixAlone) = events.decodeAndFuse(repetitions: reps)
     let sixMedian = BenchmarkFigure(name: "", unit: "", values: six).median
+    let sixAloneMedian = BenchmarkFigure(name: "", unit: "", values: sixAlone).median
     return [
       BenchmarkFigure(name: "fusion.9d.samples_per_s", unit: "samples/s", values: nine),
       BenchmarkFigure(name: "fusion.6d.samples_per_s", unit: "samples/s", values: six),
@@ -118,6 +121,9 @@ package enum FusionBenchmark: Benchmark {
       BenchmarkFigure(name: "fusion.evdev_decode.samples_per_s", unit: "samples/s", values: decode),
       BenchmarkFigure(
         name: "fusion.evdev_decode.ratio_to_6d", unit: "x", values: decode.map { $0 / sixMedian }),
+      BenchmarkFigure(
+        name: "fusion.evdev_decode_and_6d.ratio_to_6d", unit: "x",
+        values: endToEnd.map { $0 / sixAloneMedian }),
     ]
   }
 
@@ -160,6 +166,82 @@ package enum FusionBenchmark: Benchmark {
         events.append(event(.synchronization, EvdevCode.synReport, 0))
       }
       self.events = events
+    }
+
+    /// Decoding and 6D fusion end to end, beside 6D fusion alone, timed in turn in the same run:
+    /// the events decoded in reads of 64 into the flat arrays the estimator's batch entry point
+    /// takes, then fused; and the same decoded samples fused.
+    ///
+    /// - Parameter repetitions: Timed runs of each.
+    /// - Returns: Seconds per run of decoding then fusing, and of fusing alone.
+    func decodeAndFuse(repetitions: Int) -> (decodeAndFuse: [Double], fuse: [Double]) {
+      let frames = events.count / 8
+      var t = [Double](repeating: 0, count: frames)
+      var g = [Double](repeating: 0, count: 3 * frames)
+      var a = [Double](repeating: 0, count: 3 * frames)
+      var out = [Double](repeating: 0, count: 4 * frames)
+
+      // Writes through buffer pointers: the copy into the estimator's arrays is a few stores a
+      // sample, as a caller would write it.
+      func decodeIntoArrays() {
+        guard var decoder = try? EvdevMotionDecoder(description: description) else { return }
+        var samples: [IMUSample] = []
+        samples.reserveCapacity(16)
+        t.withUnsafeMutableBufferPointer { t in
+          g.withUnsafeMutableBufferPointer { g in
+            a.withUnsafeMutableBufferPointer { a in
+              events.withUnsafeBufferPointer { all in
+                var k = 0
+                var start = 0
+                while start < all.count {
+                  let end = min(start + 64, all.count)
+                  samples.removeAll(keepingCapacity: true)
+                  decoder.feed(
+                    contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]), into: &samples)
+                  for s in samples where k < frames {
+                    t[k] = s.timestamp
+                    g[3 * k] = s.gyroscope.x
+                    g[3 * k + 1] = s.gyroscope.y
+                    g[3 * k + 2] = s.gyroscope.z
+                    a[3 * k] = s.accelerometer.x
+                    a[3 * k + 1] = s.accelerometer.y
+                    a[3 * k + 2] = s.accelerometer.z
+                    k += 1
+                  }
+                  start = end
+                }
+              }
+            }
+          }
+        }
+      }
+
+      func fuse() -> Double {
+        var estimator = AttitudeEstimator(mode: .sixD)
+        t.withUnsafeBufferPointer { t in
+          g.withUnsafeBufferPointer { g in
+            a.withUnsafeBufferPointer { a in
+              out.withUnsafeMutableBufferPointer { o in
+                estimator.attitudes(
+                  timestamps: t, gyroscope: g, accelerometer: a, magnetometer: nil, output: o)
+              }
+            }
+          }
+        }
+        return out[4 * (frames - 1)]
+      }
+
+      decodeIntoArrays()
+      var both: [Double] = []
+      var alone: [Double] = []
+      for _ in 0..<repetitions {
+        both += measureSeconds(repetitions: 1) {
+          decodeIntoArrays()
+          return fuse()
+        }
+        alone += measureSeconds(repetitions: 1) { fuse() }
+      }
+      return (both, alone)
     }
 
     /// Decodes every event; returns a value of the last sample so the work is kept.

@@ -76,35 +76,47 @@ public struct EvdevMotionDecoder: Sendable {
   static let declaredIntervalWindow = 255
 
   // Scale from raw units to m/s² (indices 0-2) and rad/s (3-5).
-  private let scale: SIMD8<Double>
+  private let scale: InlineArray<6, Double>
+  // Which of the known axis mappings `axisMapping` is, bit for bit.
+  private let layout: AxisLayout
   private var raw: RawAxes
   private var frameHasMotion = false
-  private var frameDeviceTimestamp: UInt32?
+  // The frame's `MSC_TIMESTAMP`, valid when `frameHasTimestamp`.
+  private var frameHasTimestamp = false
+  private var frameTimestamp: UInt32 = 0
   private var discarding = false
 
-  // Device clock.
-  private var lastDeviceRaw: UInt32?
+  // Device clock (`lastDeviceRaw` and `lastDeviceEventTime` valid when `hasDeviceRaw`).
+  private var hasDeviceRaw = false
+  private var lastDeviceRaw: UInt32 = 0
   private var deviceMicroseconds: Int64 = 0
   private var lastDeviceEventTime: Double = 0
-  // Offset onto the event clock.
-  private var appliedOffset: Double?
+  // Offset onto the event clock (the offset fields valid when `hasOffset`).
+  private var hasOffset = false
+  private var appliedOffset = 0.0
   private var currentBlockMinimum = Double.infinity
   private var previousBlockMinimum = Double.infinity
   private var blockStart = 0.0
   private var lastMappedDevice = 0.0
-  private var lastTimestamp: Double?
+  // The last sample's time; −∞ before the first, so that no first time is moved.
+  private var lastTimestamp = -Double.infinity
 
-  // Statistics.
+  // Statistics (`firstFrameEventTime` and `lastFrameEventTime` valid once `stats.frames` > 0).
   private var stats = EvdevDecoderStatistics()
-  private var firstFrameEventTime: Double?
-  private var lastFrameEventTime: Double?
+  private var firstFrameEventTime = 0.0
+  private var lastFrameEventTime = 0.0
   private var intervalCount = 0
   // Sums of the intervals less the first one (a shift that keeps the sums exact enough), so
   // that no division runs per frame.
   private var intervalShift = 0.0
   private var intervalSum = 0.0
   private var intervalSquares = 0.0
-  private var deltas: [Int64] = []
+  // The last `declaredIntervalWindow` MSC_TIMESTAMP deltas, µs: a ring allocated whole at the
+  // start and taken out of `self` while frames close, so that noting one is a store through a
+  // pointer; `deltaCount` of them are valid. (An inline ring made the compiler copy all 2 KB of
+  // it for each store.)
+  private var deltas = [Int64](repeating: 0, count: declaredIntervalWindow)
+  private var deltaCount = 0
   private var deltaNext = 0
 
   /// Creates a decoder for a motion node.
@@ -120,7 +132,7 @@ public struct EvdevMotionDecoder: Sendable {
     guard description.isMotionSensor else {
       throw .notMotionSensor(device: description.name)
     }
-    var scale = SIMD8<Double>()
+    var scale = InlineArray<6, Double>(repeating: 0)
     var raw = RawAxes()
     for code in EvdevCode.absX...EvdevCode.absRZ {
       guard let info = description.absoluteAxes[code] else {
@@ -137,6 +149,7 @@ public struct EvdevMotionDecoder: Sendable {
     let family = family ?? EvdevDriverFamily(description: description)
     self.family = family
     self.axisMapping = family.axisMapping
+    self.layout = AxisLayout(family.axisMapping)
     self.usesDeviceClock = family.hasDeviceClock
     self.scale = scale
     self.raw = raw
@@ -145,18 +158,16 @@ public struct EvdevMotionDecoder: Sendable {
   /// What the decoder has seen so far.
   public var statistics: EvdevDecoderStatistics {
     var s = stats
-    if let first = firstFrameEventTime, let last = lastFrameEventTime, s.frames >= 2,
-      last > first
-    {
-      s.measuredRateHertz = Double(s.frames - 1) / (last - first)
+    if s.frames >= 2, lastFrameEventTime > firstFrameEventTime {
+      s.measuredRateHertz = Double(s.frames - 1) / (lastFrameEventTime - firstFrameEventTime)
     }
     if intervalCount >= 2 {
       let n = Double(intervalCount)
       let m2 = max(intervalSquares - intervalSum * intervalSum / n, 0)
       s.jitterSeconds = (m2 / (n - 1)).squareRoot()
     }
-    if !deltas.isEmpty {
-      let sorted = deltas.sorted()
+    if deltaCount > 0 {
+      let sorted = (0..<deltaCount).map { deltas[$0] }.sorted()
       let n = sorted.count
       let median =
         n % 2 == 1 ? Double(sorted[n / 2]) : Double(sorted[n / 2 - 1] + sorted[n / 2]) / 2
@@ -178,7 +189,8 @@ public struct EvdevMotionDecoder: Sendable {
       || (type == EvdevEventType.synchronization.rawValue
         && code == EvdevCode.synDropped)
     {
-      return discard(event)
+      discard(event)
+      return nil
     }
     if type == EvdevEventType.absolute.rawValue {
       if code <= EvdevCode.absRZ {
@@ -187,15 +199,25 @@ public struct EvdevMotionDecoder: Sendable {
       }
     } else if type == EvdevEventType.miscellaneous.rawValue {
       if code == EvdevCode.mscTimestamp {
-        frameDeviceTimestamp = UInt32(bitPattern: event.value)
+        frameTimestamp = UInt32(bitPattern: event.value)
+        frameHasTimestamp = true
         frameHasMotion = true
       }
     } else if type == EvdevEventType.synchronization.rawValue && code == EvdevCode.synReport {
       guard frameHasMotion else { return nil }
-      let device = frameDeviceTimestamp
+      let hasTimestamp = frameHasTimestamp
       frameHasMotion = false
-      frameDeviceTimestamp = nil
-      return closeFrame(at: event.time, device: device)
+      frameHasTimestamp = false
+      var sample = IMUSample(timestamp: 0, gyroscope: .zero, accelerometer: .zero)
+      var ring = deltas
+      deltas = []
+      ring.withUnsafeMutableBufferPointer { ring in
+        closeFrame(
+          raw, at: event.time, hasTimestamp: hasTimestamp, device: frameTimestamp,
+          ring: ring, into: &sample)
+      }
+      deltas = ring
+      return sample
     }
     return nil
   }
@@ -210,58 +232,173 @@ public struct EvdevMotionDecoder: Sendable {
   public mutating func feed(
     contentsOf events: UnsafeBufferPointer<EvdevEvent>, into samples: inout [IMUSample]
   ) {
+    // Samples are staged on the stack and appended a run at a time: one copy-on-write check
+    // and one copy per run rather than per sample. The ring of deltas is taken out of `self`
+    // for the batch, so that noting a delta is a store through a pointer rather than a
+    // copy-on-write check per frame.
+    var ring = deltas
+    deltas = []
+    withUnsafeTemporaryAllocation(of: IMUSample.self, capacity: Self.stagedSamples) { staged in
+      ring.withUnsafeMutableBufferPointer { ring in
+        feed(events, staging: staged, ring: ring, into: &samples)
+      }
+    }
+    deltas = ring
+  }
+
+  /// How many samples are staged before they are appended (704 bytes: small enough for the
+  /// standard library to put the room on the stack rather than the heap).
+  static let stagedSamples = 8
+
+  /// The batch loop, with `staged` as room for samples before they go to `samples`.
+  private mutating func feed(
+    _ events: UnsafeBufferPointer<EvdevEvent>,
+    staging staged: UnsafeMutableBufferPointer<IMUSample>,
+    ring: UnsafeMutableBufferPointer<Int64>, into samples: inout [IMUSample]
+  ) {
+    guard let stage = staged.baseAddress, let first = events.baseAddress else { return }
+    let wordOffset = Self.wordOffset
+    let room = staged.count
+    var pending = 0
     // The frame's state is kept in locals while the loop runs (stores to `self` per event are
     // what a per-event `feed(_:)` pays) and written back before anything else reads it.
     var i = 0
     let n = events.count
     while i < n {
       if discarding {
-        _ = discard(events[i])
+        discard(events[i])
         i += 1
         continue
       }
       var values = raw
       var hasMotion = frameHasMotion
-      var timestamp = frameDeviceTimestamp
+      var hasTimestamp = frameHasTimestamp
+      var timestamp = frameTimestamp
       frame: while i < n {
+        // The common frame, on a fast path: all six axes in order with `MSC_TIMESTAMP` just
+        // after them (as `hid-playstation` sends a DualSense's) or just before them, then
+        // `SYN_REPORT`, starting where no frame is open. It does what the events one at a time
+        // would do.
+        if !hasMotion && n - i >= 8,
+          let frame = Self.wholeFrame(at: first + i, wordOffset: wordOffset)
+        {
+          let e = first + i
+          for k in 0..<6 { values.slots[k] = e[frame.axes + k].value }
+          closeFrame(
+            values, at: e[7].time, hasTimestamp: true,
+            device: UInt32(bitPattern: e[frame.timestamp].value), ring: ring,
+            into: stage + pending)
+          pending += 1
+          if pending == room {
+            samples.append(contentsOf: UnsafeBufferPointer(start: stage, count: pending))
+            pending = 0
+          }
+          i += 8
+          continue
+        }
         let event = events[i]
         i += 1
-        let code = event.code
-        switch event.type.rawValue {
-        case EvdevEventType.absolute.rawValue:
-          if code <= EvdevCode.absRZ {
-            values[code] = event.value
-            hasMotion = true
-          }
-        case EvdevEventType.miscellaneous.rawValue:
-          if code == EvdevCode.mscTimestamp {
-            timestamp = UInt32(bitPattern: event.value)
-            hasMotion = true
-          }
-        case EvdevEventType.synchronization.rawValue:
-          if code == EvdevCode.synReport {
-            if hasMotion {
-              raw = values
-              samples.append(closeFrame(at: event.time, device: timestamp))
-              hasMotion = false
-              timestamp = nil
+        // Type and code as one number, type in the high half: an axis event is 0x3_0000 plus
+        // its code, so one comparison finds the events that make most of a frame.
+        let key = Self.key(event)
+        let axis = key &- Self.absoluteKey
+        if axis <= UInt32(EvdevCode.absRZ) {
+          values.slots[Int(axis)] = event.value
+          hasMotion = true
+        } else if key == Self.timestampKey {
+          timestamp = UInt32(bitPattern: event.value)
+          hasTimestamp = true
+          hasMotion = true
+        } else if key == Self.reportKey {
+          if hasMotion {
+            closeFrame(
+              values, at: event.time, hasTimestamp: hasTimestamp, device: timestamp, ring: ring,
+              into: stage + pending)
+            pending += 1
+            if pending == room {
+              samples.append(contentsOf: UnsafeBufferPointer(start: stage, count: pending))
+              pending = 0
             }
-          } else if code == EvdevCode.synDropped {
-            // `discard` clears the frame and starts discarding: the outer loop takes over.
             hasMotion = false
-            timestamp = nil
-            _ = discard(event)
-            break frame
+            hasTimestamp = false
           }
-        default:
-          break
+        } else if key == Self.droppedKey {
+          // `discard` clears the frame and starts discarding: the outer loop takes over.
+          hasMotion = false
+          hasTimestamp = false
+          discard(event)
+          break frame
         }
       }
       raw = values
       frameHasMotion = hasMotion
-      frameDeviceTimestamp = timestamp
+      frameHasTimestamp = hasTimestamp
+      frameTimestamp = timestamp
+    }
+    if pending > 0 {
+      samples.append(contentsOf: UnsafeBufferPointer(start: stage, count: pending))
     }
   }
+
+  /// Where the axes and the timestamp of a whole frame start, when the eight events at `e` are
+  /// one: `ABS_X`...`ABS_RZ` in order with `MSC_TIMESTAMP` just before or just after, then
+  /// `SYN_REPORT`.
+  @inline(__always)
+  private static func wholeFrame(
+    at e: UnsafePointer<EvdevEvent>, wordOffset: Int?
+  ) -> (axes: Int, timestamp: Int)? {
+    guard let offset = wordOffset else {
+      let before = key(e[0]) == timestampKey
+      let axes = before ? 1 : 0
+      let timestamp = before ? 0 : 6
+      var mismatch = (key(e[timestamp]) ^ timestampKey) | (key(e[7]) ^ reportKey)
+      for k in 0..<6 { mismatch |= key(e[axes + k]) ^ (absoluteKey + UInt32(k)) }
+      return mismatch == 0 ? (axes, timestamp) : nil
+    }
+    // Type and code read as one word, `type | code << 16`: one load an event.
+    func word(_ k: Int) -> UInt32 {
+      UnsafeRawPointer(e + k).load(fromByteOffset: offset, as: UInt32.self)
+    }
+    let before = word(0) == timestampWord
+    let axes = before ? 1 : 0
+    let timestamp = before ? 0 : 6
+    var mismatch = (word(timestamp) ^ timestampWord) | (word(7) ^ reportWord)
+    for k in 0..<6 { mismatch |= word(axes + k) ^ (absoluteWord + UInt32(k) << 16) }
+    return mismatch == 0 ? (axes, timestamp) : nil
+  }
+
+  /// The byte offset of an event's `type` when its `code` follows it and the two read as one
+  /// little-endian 32-bit word, `type | code << 16`; `nil` when the layout is otherwise (then
+  /// the fields are read one by one).
+  private static let wordOffset: Int? = {
+    guard let type = MemoryLayout<EvdevEvent>.offset(of: \EvdevEvent.type),
+      MemoryLayout<EvdevEvent>.offset(of: \EvdevEvent.code) == type + 2, type % 4 == 0,
+      MemoryLayout<EvdevEvent>.stride % 4 == 0, UInt16(1).littleEndian == 1
+    else { return nil }
+    return type
+  }()
+
+  // Events' type and code as one word, `type | code << 16`.
+  private static let absoluteWord = UInt32(EvdevEventType.absolute.rawValue)
+  private static let timestampWord =
+    UInt32(EvdevEventType.miscellaneous.rawValue) | UInt32(EvdevCode.mscTimestamp) << 16
+  private static let reportWord =
+    UInt32(EvdevEventType.synchronization.rawValue) | UInt32(EvdevCode.synReport) << 16
+
+  /// An event's type and code as `type << 16 | code`.
+  @inline(__always)
+  private static func key(_ event: EvdevEvent) -> UInt32 {
+    UInt32(event.type.rawValue) << 16 | UInt32(event.code)
+  }
+
+  // Events' type and code as `type << 16 | code`.
+  private static let absoluteKey = UInt32(EvdevEventType.absolute.rawValue) << 16
+  private static let timestampKey =
+    UInt32(EvdevEventType.miscellaneous.rawValue) << 16 | UInt32(EvdevCode.mscTimestamp)
+  private static let reportKey =
+    UInt32(EvdevEventType.synchronization.rawValue) << 16 | UInt32(EvdevCode.synReport)
+  private static let droppedKey =
+    UInt32(EvdevEventType.synchronization.rawValue) << 16 | UInt32(EvdevCode.synDropped)
 
   /// Feeds a batch of events held in an array (the buffer form above, for an array).
   ///
@@ -273,19 +410,18 @@ public struct EvdevMotionDecoder: Sendable {
   }
 
   /// `SYN_DROPPED`, and the events after it up to and including the next `SYN_REPORT`.
-  private mutating func discard(_ event: EvdevEvent) -> IMUSample? {
+  private mutating func discard(_ event: EvdevEvent) {
     if event.type == .synchronization && event.code == EvdevCode.synDropped {
       stats.droppedSynchronizations += 1
       discarding = true
       frameHasMotion = false
-      frameDeviceTimestamp = nil
-      return nil
+      frameHasTimestamp = false
+      return
     }
     stats.discardedEvents += 1
     if event.type == .synchronization && event.code == EvdevCode.synReport {
       discarding = false
     }
-    return nil
   }
 
   /// Installs the axes' current values after a `SYN_DROPPED`, as re-read with `EVIOCGABS`.
@@ -301,58 +437,99 @@ public struct EvdevMotionDecoder: Sendable {
     }
   }
 
-  /// Closes a frame: the frame's flags are already cleared by the caller, the axes are in `raw`.
-  private mutating func closeFrame(at eventTime: Double, device: UInt32?) -> IMUSample {
+  /// Closes a frame whose axes are `values`: the caller has already cleared the frame's flags.
+  ///
+  /// The axes in the device frame are, bit for bit, `axisMapping` × the scaled axes. For a
+  /// signed permutation each component of that product is ± one scaled axis plus two signed
+  /// zeros, which is the axis itself unless it is zero; a zero axis read with +1 gives +0
+  /// either way (a scaled axis is never −0), one read with −1 gives −0 only when the other two
+  /// axes are negative, so a frame with such a zero takes the products.
+  @inline(__always)
+  private mutating func closeFrame(
+    _ values: RawAxes, at eventTime: Double, hasTimestamp: Bool, device: UInt32,
+    ring: UnsafeMutableBufferPointer<Int64>, into sample: UnsafeMutablePointer<IMUSample>
+  ) {
     noteArrival(eventTime)
     var t = eventTime
-    if let device {
-      let deviceTime = unwrap(device, eventTime: eventTime)
+    if hasTimestamp {
+      let deviceTime = unwrap(device, eventTime: eventTime, ring: ring)
       if usesDeviceClock {
         t = mapped(deviceTime: deviceTime, eventTime: eventTime)
       }
     }
-    if let last = lastTimestamp, !(t > last + 1e-6) {
-      t = last + 1e-6
+    // −∞ before the first sample, so the first time is kept.
+    if !(t > lastTimestamp + 1e-6) {
+      t = lastTimestamp + 1e-6
     }
     lastTimestamp = t
     stats.frames += 1
-    let v = raw.values * scale
-    let accel = Vector3(v[0], v[1], v[2])
-    let gyro = Vector3(v[3], v[4], v[5])
-    return IMUSample(
-      timestamp: t, gyroscope: axisMapping.gyroscope * gyro,
-      accelerometer: axisMapping.accelerometer * accel)
+    // Stored properties are read one by one: a call of a non-mutating method here would copy
+    // the whole decoder first.
+    let v = values.slots
+    let ax = Double(v[0]) * scale[0]
+    let ay = Double(v[1]) * scale[1]
+    let az = Double(v[2]) * scale[2]
+    let gx = Double(v[3]) * scale[3]
+    let gy = Double(v[4]) * scale[4]
+    let gz = Double(v[5]) * scale[5]
+    let accelerometer: Vector3
+    let gyroscope: Vector3
+    switch layout {
+    case .sdlController where v[2] != 0 && v[5] != 0:
+      // Device = (x, −z, y).
+      accelerometer = Vector3(ax, -az, ay)
+      gyroscope = Vector3(gx, -gz, gy)
+    case .nintendo where v[1] != 0 && v[4] != 0:
+      // Device = (−y, x, z).
+      accelerometer = Vector3(-ay, ax, az)
+      gyroscope = Vector3(-gy, gx, gz)
+    case .identity:
+      accelerometer = Vector3(ax, ay, az)
+      gyroscope = Vector3(gx, gy, gz)
+    default:
+      accelerometer = axisMapping.accelerometer * Vector3(ax, ay, az)
+      gyroscope = axisMapping.gyroscope * Vector3(gx, gy, gz)
+    }
+    sample.initialize(
+      to: IMUSample(timestamp: t, gyroscope: gyroscope, accelerometer: accelerometer))
   }
 
   /// Unwraps a 32-bit device timestamp to 64-bit microseconds, counting wraps and resets, and
   /// notes its delta for the declared interval.
-  private mutating func unwrap(_ device: UInt32, eventTime: Double) -> Int64 {
-    guard let last = lastDeviceRaw else {
+  @inline(__always)
+  private mutating func unwrap(
+    _ device: UInt32, eventTime: Double, ring: UnsafeMutableBufferPointer<Int64>
+  ) -> Int64 {
+    guard hasDeviceRaw else {
+      hasDeviceRaw = true
       lastDeviceRaw = device
       deviceMicroseconds = Int64(device)
       lastDeviceEventTime = eventTime
       return deviceMicroseconds
     }
+    let last = lastDeviceRaw
     let delta = Int64(device &- last)
     let eventDelta = eventTime - lastDeviceEventTime
     lastDeviceRaw = device
     lastDeviceEventTime = eventTime
     if Double(delta) * 1e-6 > max(eventDelta, 0) + Self.clockResetThreshold {
       stats.deviceClockResets += 1
-      appliedOffset = nil
+      hasOffset = false
     } else {
       if device < last { stats.timestampWraps += 1 }
-      noteDelta(delta)
+      noteDelta(delta, ring: ring)
     }
     deviceMicroseconds += delta
     return deviceMicroseconds
   }
 
   /// The device time in seconds mapped onto the event clock (see the type's discussion).
+  @inline(__always)
   private mutating func mapped(deviceTime: Int64, eventTime: Double) -> Double {
     let device = Double(deviceTime) * 1e-6
     let observed = eventTime - device
-    guard let applied = appliedOffset else {
+    guard hasOffset else {
+      hasOffset = true
       appliedOffset = observed
       currentBlockMinimum = observed
       previousBlockMinimum = .infinity
@@ -369,6 +546,7 @@ public struct EvdevMotionDecoder: Sendable {
     let target = min(previousBlockMinimum, currentBlockMinimum)
     // During the first block the lowest offset seen so far is taken at once (the stream's
     // delay floor is being found); after it, the offset slews.
+    let applied = appliedOffset
     let step = max(device - lastMappedDevice, 0) * Self.offsetSlewPerSecond
     let next =
       previousBlockMinimum.isInfinite ? target : applied + min(max(target - applied, -step), step)
@@ -377,20 +555,19 @@ public struct EvdevMotionDecoder: Sendable {
     return device + next
   }
 
-  private mutating func noteDelta(_ delta: Int64) {
-    if deltas.count < Self.declaredIntervalWindow {
-      deltas.append(delta)
-    } else {
-      deltas[deltaNext] = delta
-      deltaNext += 1
-      if deltaNext == Self.declaredIntervalWindow { deltaNext = 0 }
-    }
+  @inline(__always)
+  private mutating func noteDelta(_ delta: Int64, ring: UnsafeMutableBufferPointer<Int64>) {
+    ring[deltaNext] = delta
+    deltaNext = deltaNext == Self.declaredIntervalWindow - 1 ? 0 : deltaNext + 1
+    if deltaCount < Self.declaredIntervalWindow { deltaCount += 1 }
   }
 
+  @inline(__always)
   private mutating func noteArrival(_ eventTime: Double) {
-    if firstFrameEventTime == nil { firstFrameEventTime = eventTime }
-    if let last = lastFrameEventTime {
-      let interval = eventTime - last
+    if stats.frames == 0 {
+      firstFrameEventTime = eventTime
+    } else {
+      let interval = eventTime - lastFrameEventTime
       if intervalCount == 0 { intervalShift = interval }
       intervalCount += 1
       let d = interval - intervalShift
@@ -413,11 +590,26 @@ private struct RawAxes: Sendable {
     get { code <= 5 ? slots[Int(code)] : 0 }
     set { if code <= 5 { slots[Int(code)] = newValue } }
   }
+}
 
-  /// The values as doubles in lanes 0-5.
-  var values: SIMD8<Double> {
-    SIMD8(
-      Double(slots[0]), Double(slots[1]), Double(slots[2]), Double(slots[3]), Double(slots[4]),
-      Double(slots[5]), 0, 0)
+/// Which known ``EvdevAxisMapping`` a decoder's is, compared bit for bit (a −0 entry would give
+/// other signed zeros), so that its signed permutation runs without the matrix products.
+private enum AxisLayout: Sendable {
+  case identity, sdlController, nintendo
+  /// Any other mapping: the matrix products.
+  case matrices
+
+  init(_ mapping: EvdevAxisMapping) {
+    func bits(_ m: EvdevAxisMapping) -> [UInt64] {
+      [m.accelerometer, m.gyroscope].flatMap { m in
+        [m.row0, m.row1, m.row2].flatMap { [$0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern] }
+      }
+    }
+    switch bits(mapping) {
+    case bits(.identity): self = .identity
+    case bits(.sdlController): self = .sdlController
+    case bits(.nintendo): self = .nintendo
+    default: self = .matrices
+    }
   }
 }

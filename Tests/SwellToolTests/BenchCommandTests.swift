@@ -31,6 +31,12 @@ private struct BenchCommandTests {
     // The JSON holds six significant digits.
     #expect(abs(median - decode / six) <= 2e-5 * median)
 
+    // Decoding then fusing, over fusing alone: at least the fusion's own time.
+    let endToEnd = try #require(
+      obj["fusion.evdev_decode_and_6d.ratio_to_6d"] as? [String: Any], "missing in \(out)")
+    #expect(endToEnd["unit"] as? String == "x")
+    #expect((endToEnd["median"] as? Double ?? 0) > 0.5)
+
     // --help explains every figure the run reported (sizes that --quick changes as WxH).
     let help = try runSwell(["bench", "--help"])
     #expect(help.status == 0)
