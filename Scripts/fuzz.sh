@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Fuzzes every parser with libFuzzer, coverage-guided, within a total time that includes the build.
 #
-#   bash Scripts/fuzz.sh [--seconds TOTAL] [--parser NAME]... [--update-corpus]
+#   bash Scripts/fuzz.sh [--seconds TOTAL] [--parser NAME]... [--keep DIR] [--update-corpus]
 #
 # TOTAL (default 150 s) covers the build of the harness (Tests/Fuzz, a package of its own, built
 # with `-sanitize=fuzzer,address` in Tests/Fuzz/.build) and every parser's run, which share what
 # the build leaves, at least 5 s each. Each parser starts from its checked-in corpus
 # (Tests/Fuzz/Corpus/NAME/) and the test fixtures of its format; new inputs go to a temporary
-# folder. --update-corpus merges the new inputs that reach new code into Tests/Fuzz/Corpus/NAME/
-# (libFuzzer's -merge=1; keep what is committed small).
+# folder, or to DIR/NAME/ with --keep DIR (read again by the next run with --keep DIR, so long
+# local runs can be done in parts). --update-corpus adds to Tests/Fuzz/Corpus/NAME/ the fewest of them that reach the code
+# the corpus does not (libFuzzer's -set_cover_merge=1 over edges; keep what is committed small).
 #
 # A crash, a timeout (an input taking over 10 s), an out-of-memory (over 2 GB) or an
 # AddressSanitizer report fails the script and leaves the input in the package root as
@@ -18,18 +19,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 total=150
 update=0
+keep=""
 chosen=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) total="$2"; shift 2 ;;
     --parser) chosen+=("$2"); shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
     --update-corpus) update=1; shift ;;
     *) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 
-# Test fixtures that seed a parser besides its corpus (libFuzzer reads at most -max_len bytes
-# of each, so the large ones seed with their beginning).
+# Test fixtures that seed a parser besides its corpus (libFuzzer reads at most -max_len bytes of
+# each, so the large ones seed with their beginning). A parser may also have a dictionary,
+# Tests/Fuzz/Dictionaries/NAME.dict: tokens the fuzzer cannot learn from the code's comparisons.
 declare -A seeds
 m=Tests/SwellMotionTests/Fixtures
 seeds[raw-imu-csv]=$m/broad_24_excerpt.csv
@@ -51,6 +55,7 @@ start=$(date +%s)
 log=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$log" "$work"' EXIT
+if [ -n "$keep" ]; then mkdir -p "$keep"; fi
 # The linker warns about every AddressSanitizer helper it cannot export; only errors matter.
 if ! swift build --package-path Tests/Fuzz --product swell-fuzz -Xswiftc -sanitize=fuzzer,address \
   -Xswiftc -warnings-as-errors >"$log" 2>&1; then
@@ -67,18 +72,22 @@ if [ "$each" -lt 5 ]; then each=5; fi
 echo "fuzz.sh: harness built in ${built} s; ${#parsers[@]} parsers, ${each} s each"
 failed=0
 for p in "${parsers[@]}"; do
-  mkdir -p "$work/$p/new" "$work/$p/artifacts"
+  new="$work/$p/new"
+  if [ -n "$keep" ]; then new="$keep/$p"; fi
+  mkdir -p "$new" "$work/$p/artifacts"
   extra=()
   if [ -n "${seeds[$p]:-}" ]; then extra+=(-seed_inputs="${seeds[$p]}"); fi
+  dict="Tests/Fuzz/Dictionaries/$p.dict"
+  if [ -f "$dict" ]; then extra+=(-dict="$dict"); fi
   set +e
   SWELL_FUZZ_PARSER="$p" "$harness" -max_total_time="$each" -max_len=4096 -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$p/artifacts/" \
-    ${extra[@]+"${extra[@]}"} "$work/$p/new" "Tests/Fuzz/Corpus/$p" >"$log" 2>&1
+    ${extra[@]+"${extra[@]}"} "$new" "Tests/Fuzz/Corpus/$p" >"$log" 2>&1
   status=$?
   set -e
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o "cov: [0-9]*" "$log" | tail -1 || true)
-  found=$(find "$work/$p/new" -type f | wc -l)
+  found=$(find "$new" -type f | wc -l)
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$log" >&2
     for artifact in "$work/$p/artifacts"/*; do
@@ -91,10 +100,11 @@ for p in "${parsers[@]}"; do
     failed=1
     continue
   fi
-  echo "$p: ${runs:-0} inputs in ${each} s, ${cov:-cov: ?} edges, $found new inputs"
+  echo "$p: ${runs:-0} inputs in ${each} s, ${cov:-cov: ?} edges, $found interesting inputs found"
   if [ "$update" = 1 ] && [ "$found" -gt 0 ]; then
-    SWELL_FUZZ_PARSER="$p" "$harness" -merge=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-      "Tests/Fuzz/Corpus/$p" "$work/$p/new" >"$log" 2>&1
+    # The fewest new inputs that reach the edges the corpus does not (hit counts aside).
+    SWELL_FUZZ_PARSER="$p" "$harness" -set_cover_merge=1 -use_counters=0 -max_len=4096 \
+      -timeout=10 -rss_limit_mb=2048 "Tests/Fuzz/Corpus/$p" "$new" >"$log" 2>&1
     echo "$p: corpus now $(find "Tests/Fuzz/Corpus/$p" -type f | wc -l) files"
   fi
 done

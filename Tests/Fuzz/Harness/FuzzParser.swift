@@ -47,9 +47,12 @@ enum FuzzParser: String, CaseIterable, Sendable {
         expect(recording.isFinite, self, "the recording holds a non-finite number")
       }
     case .sceneJSON:
-      // Decoded, validated and built; what decodes must encode to a file that decodes.
+      // Decoded, validated and built, then checked as `swell scene check` does; what decodes
+      // must encode to a file that decodes.
       guard let scene = try? SceneFile.decode(data, source: "f.json") else { return }
       _ = scene.makeLayerTree(baseDirectory: nil)
+      _ = SceneFileCheck.effectProblems(in: FileScene(file: scene))
+      _ = SceneFile.unknownKeys(in: data, decoded: scene)
       let encoded = try? scene.encoded()
       expect(
         encoded.flatMap { try? SceneFile.decode($0, source: "again.json") } != nil, self,
