@@ -65,6 +65,9 @@ if ! swift build --package-path Tests/Fuzz --product swell-fuzz -Xswiftc -saniti
 fi
 built=$(($(date +%s) - $start))
 harness=Tests/Fuzz/.build/debug/swell-fuzz
+# A Swift trap must reach libFuzzer's handler, which saves the input: the Swift runtime's own
+# backtracer would take the signal first and, in this process, never finish.
+export SWIFT_BACKTRACE=enable=no
 parsers=("${chosen[@]}")
 if [ ${#parsers[@]} -eq 0 ]; then mapfile -t parsers < <(SWELL_FUZZ_PARSER=list "$harness"); fi
 each=$((($total - $built) / ${#parsers[@]}))

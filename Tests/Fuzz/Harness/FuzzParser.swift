@@ -27,8 +27,13 @@ enum FuzzParser: String, CaseIterable, Sendable {
     let text = String(decoding: input, as: UTF8.self)
     switch self {
     case .rawIMUCSV:
-      if let samples = try? RawIMUCSV.parse(input, fileName: "f.csv") {
-        expect(samples.allSatisfy(\.isFinite), self, "a sample holds a non-finite number")
+      // In the format's units and in the other extreme (`swell fuse --units ns,g,deg/s`).
+      let other = RecordingUnits(
+        time: .nanoseconds, acceleration: .g, angularVelocity: .degreesPerSecond)
+      for units in [RecordingUnits.standard, other] {
+        if let samples = try? RawIMUCSV.parse(input, fileName: "f.csv", units: units) {
+          expect(samples.allSatisfy(\.isFinite), self, "a sample holds a non-finite number")
+        }
       }
     case .deviceMotionCSV:
       if let file = try? DeviceMotionCSV.parse(data, fileName: "f.csv") {
