@@ -8,8 +8,9 @@
 # the build leaves, at least 5 s each. Each parser starts from its checked-in corpus
 # (Tests/Fuzz/Corpus/NAME/) and the test fixtures of its format; new inputs go to a temporary
 # folder, or to DIR/NAME/ with --keep DIR (read again by the next run with --keep DIR, so long
-# local runs can be done in parts). --update-corpus adds to Tests/Fuzz/Corpus/NAME/ the fewest of them that reach the code
-# the corpus does not (libFuzzer's -set_cover_merge=1 over edges; keep what is committed small).
+# local runs can be done in parts). --update-corpus then adds to Tests/Fuzz/Corpus/NAME/ the 8 of
+# them that reach the most code the corpus does not (Scripts/fuzz-corpus-pick.pl), which keeps
+# what is committed to a handful of small files a parser.
 #
 # A crash, a timeout (an input taking over 10 s), an out-of-memory (over 2 GB) or an
 # AddressSanitizer report fails the script and leaves the input in the package root as
@@ -90,7 +91,7 @@ for p in "${parsers[@]}"; do
   set -e
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o "cov: [0-9]*" "$log" | tail -1 || true)
-  found=$(find "$new" -type f | wc -l)
+  found=$(find "$new/" -type f | wc -l)
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$log" >&2
     for artifact in "$work/$p/artifacts"/*; do
@@ -105,9 +106,14 @@ for p in "${parsers[@]}"; do
   fi
   echo "$p: ${runs:-0} inputs in ${each} s, ${cov:-cov: ?} edges, $found interesting inputs found"
   if [ "$update" = 1 ] && [ "$found" -gt 0 ]; then
-    # The fewest new inputs that reach the edges the corpus does not (hit counts aside).
-    SWELL_FUZZ_PARSER="$p" "$harness" -set_cover_merge=1 -use_counters=0 -max_len=4096 \
-      -timeout=10 -rss_limit_mb=2048 "Tests/Fuzz/Corpus/$p" "$new" >"$log" 2>&1
+    # libFuzzer's merge measures the edges each input reaches; the pick keeps the 8 new inputs
+    # that add the most to the corpus's.
+    mkdir -p "$work/$p/merged"
+    SWELL_FUZZ_PARSER="$p" "$harness" -merge=1 -merge_control_file="$work/$p/control" \
+      -max_len=4096 -timeout=10 -rss_limit_mb=2048 "$work/$p/merged" "Tests/Fuzz/Corpus/$p" \
+      "$new" >"$log" 2>&1
+    perl Scripts/fuzz-corpus-pick.pl "$work/$p/control" "Tests/Fuzz/Corpus/$p" 8 \
+      | xargs -r cp -t "Tests/Fuzz/Corpus/$p/"
     echo "$p: corpus now $(find "Tests/Fuzz/Corpus/$p" -type f | wc -l) files"
   fi
 done

@@ -43,7 +43,7 @@ private struct SensorLoggerTimeAlignmentTests {
 
   static let cases: [Case] = [
     Case(
-      name: "seconds_elapsed beyond the time limit (the fuzzer's input)",
+      name: "seconds_elapsed beyond the time limit (crash-elapsed-1e11.zip)",
       gyroscope: ("1699734109846237400", "1e11"),
       accelerometer: ("1699734109846237400", "1e11"), message: "out of range"),
     Case(
