@@ -71,7 +71,8 @@ harness=Tests/Fuzz/.build/debug/swell-fuzz
 export SWIFT_BACKTRACE=enable=no
 parsers=("${chosen[@]}")
 if [ ${#parsers[@]} -eq 0 ]; then mapfile -t parsers < <(SWELL_FUZZ_PARSER=list "$harness"); fi
-each=$((($total - $built) / ${#parsers[@]}))
+# About a second a parser goes to starting libFuzzer and reading the corpus.
+each=$((($total - $built) / ${#parsers[@]} - 1))
 if [ "$each" -lt 5 ]; then each=5; fi
 echo "fuzz.sh: harness built in ${built} s; ${#parsers[@]} parsers, ${each} s each"
 failed=0

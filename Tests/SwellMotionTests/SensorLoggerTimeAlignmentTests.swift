@@ -5,10 +5,10 @@ import Testing
 
 /// Sensor Logger exports whose `time` (nanoseconds) and `seconds_elapsed` cannot be nanoseconds
 /// and seconds of one clock: the time origin (the gyroscope's first time less its
-/// seconds_elapsed) or a time measured from it does not fit in 64 bits. Found while fuzzing the
-/// Sensor Logger zip target (`Tests/Fuzz/Corpus/sensor-logger-zip/crash-*.zip` replay them): the
-/// importer trapped converting 1e20 ns to `Int64` and on the subtraction below `Int64.min`, and
-/// wrapped a time too far from the origin silently.
+/// seconds_elapsed) or a time measured from it does not fit in 64 bits. Found reading the code
+/// that the Sensor Logger zip fuzz target reaches (`Tests/Fuzz/Corpus/sensor-logger-zip/crash-*`
+/// replay it): the importer trapped converting 1e20 ns to `Int64` and on the subtraction below
+/// `Int64.min`, and wrapped a time too far from the origin silently.
 @Suite("Sensor Logger time alignment")
 private struct SensorLoggerTimeAlignmentTests {
   /// A gyroscope and an accelerometer file, one row each, with the given time columns.
