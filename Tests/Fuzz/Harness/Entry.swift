@@ -27,8 +27,8 @@ enum SwellFuzz {
           "swell-fuzz: set SWELL_FUZZ_PARSER to one of: \(names.joined(separator: " "))\n".utf8))
       exit(2)
     }
-    // The zip target's scratch file goes when libFuzzer exits (it ends with `exit`).
-    atexit { unlink(FuzzScratch.zipFile.path) }
+    // The Sensor Logger targets' scratch files go when libFuzzer exits (it ends with `exit`).
+    atexit { FuzzScratch.remove() }
     var argc = CommandLine.argc
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
     exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzerTestOneInput))

@@ -11,6 +11,7 @@ enum FuzzParser: String, CaseIterable, Sendable {
   case deviceMotionCSV = "device-motion-csv"
   case phyphoxCSV = "phyphox-csv"
   case sensorLoggerZip = "sensor-logger-zip"
+  case sensorLoggerFolder = "sensor-logger-folder"
   case sceneJSON = "scene-json"
   case svgPath = "svg-path"
   case motionScript = "motion-script"
@@ -49,6 +50,13 @@ enum FuzzParser: String, CaseIterable, Sendable {
       let file = FuzzScratch.zipFile
       guard (try? data.write(to: file)) != nil else { return }
       if let recording = try? MotionRecording.load(from: file) {
+        expect(recording.isFinite, self, "the recording holds a non-finite number")
+      }
+    case .sensorLoggerFolder:
+      // An export's files without the zip around them (whose checksums a mutation breaks):
+      // `== NAME` lines start each file.
+      guard let folder = FuzzScratch.folder(files: Self.files(in: text)) else { return }
+      if let recording = try? MotionRecording.load(from: folder) {
         expect(recording.isFinite, self, "the recording holds a non-finite number")
       }
     case .sceneJSON:
@@ -101,9 +109,52 @@ enum FuzzParser: String, CaseIterable, Sendable {
   }
 }
 
-/// The file the zip target writes each input to (one per process).
+extension FuzzParser {
+  /// The files of a `sensor-logger-folder` input: each `== NAME` line starts a file (at most 8;
+  /// names cut to 40 letters, digits, `.`, `_` or `-`, and never `.` or `..`).
+  static func files(in text: String) -> [(name: String, contents: String)] {
+    var files: [(name: String, contents: String)] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("== ") {
+        let name = String(
+          line.dropFirst(3).filter {
+            $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0))
+          }
+          .prefix(40))
+        guard files.count < 8, !name.isEmpty, name != ".", name != ".." else { continue }
+        files.append((name, ""))
+      } else if !files.isEmpty {
+        files[files.count - 1].contents += line + "\n"
+      }
+    }
+    return files
+  }
+}
+
+/// The scratch files and folder the Sensor Logger targets write each input to (one per process).
 enum FuzzScratch {
   /// `TMPDIR/swell-fuzz-PID.zip`.
   static let zipFile = FileManager.default.temporaryDirectory.appendingPathComponent(
     "swell-fuzz-\(getpid()).zip")
+  /// `TMPDIR/swell-fuzz-PID/`.
+  static let folderURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swell-fuzz-\(getpid())")
+
+  /// Empties the folder and writes `files` into it; `nil` when it cannot.
+  static func folder(files: [(name: String, contents: String)]) -> URL? {
+    let manager = FileManager.default
+    try? manager.removeItem(at: folderURL)
+    guard (try? manager.createDirectory(at: folderURL, withIntermediateDirectories: true)) != nil
+    else { return nil }
+    for file in files {
+      try? Data(file.contents.utf8).write(to: folderURL.appendingPathComponent(file.name))
+    }
+    return folderURL
+  }
+
+  /// Removes the scratch file and folder.
+  static func remove() {
+    try? FileManager.default.removeItem(at: zipFile)
+    try? FileManager.default.removeItem(at: folderURL)
+  }
 }
