@@ -6,9 +6,10 @@ import Testing
 /// Sensor Logger exports whose `time` (nanoseconds) and `seconds_elapsed` cannot be nanoseconds
 /// and seconds of one clock: the time origin (the gyroscope's first time less its
 /// seconds_elapsed) or a time measured from it does not fit in 64 bits. Found reading the code
-/// that the Sensor Logger zip fuzz target reaches (`Tests/Fuzz/Corpus/sensor-logger-zip/crash-*`
-/// replay it): the importer trapped converting 1e20 ns to `Int64` and on the subtraction below
-/// `Int64.min`, and wrapped a time too far from the origin silently.
+/// that the Sensor Logger zip fuzz target reaches, then by libFuzzer through the folder target
+/// (a seconds_elapsed that lost its decimal point; `Tests/Fuzz/Corpus/sensor-logger-*/crash-*`
+/// replay them): the importer trapped converting 1e20 ns to `Int64` and on the subtraction
+/// below `Int64.min`, and wrapped a time too far from the origin silently.
 @Suite("Sensor Logger time alignment")
 private struct SensorLoggerTimeAlignmentTests {
   /// A gyroscope and an accelerometer file, one row each, with the given time columns.
@@ -46,6 +47,10 @@ private struct SensorLoggerTimeAlignmentTests {
       name: "seconds_elapsed beyond the time limit (crash-elapsed-1e11.zip)",
       gyroscope: ("1699734109846237400", "1e11"),
       accelerometer: ("1699734109846237400", "1e11"), message: "out of range"),
+    Case(
+      name: "a seconds_elapsed that lost its decimal point (libFuzzer's input)",
+      gyroscope: ("1699734109846237400", "0150297119140625"),
+      accelerometer: ("1699734109846237400", "0.15"), message: "out of range"),
     Case(
       name: "a plausible seconds_elapsed that is more nanoseconds than 64 bits hold",
       gyroscope: ("1699734109846237400", "9500000000"),
