@@ -153,14 +153,6 @@ let package = Package(
       dependencies: ["SwellGeometry", "SwellLayers", "SwellRender", "SwellWaves"],
       path: "Examples/progress-wave"),
 
-    // MARK: Fuzzing (Scripts/fuzz.sh)
-    .executableTarget(
-      name: "swell-fuzz",
-      dependencies: [
-        "SwellMotion", "SwellEvdev", "SwellRecordings", "SwellScenes", "SwellSensors",
-      ],
-      path: "Tests/Fuzz/Driver"),
-
     // MARK: Tests
     .target(
       name: "SwellTestSupport",

@@ -160,6 +160,12 @@ public enum SensorLoggerImporter {
           throw scanner.error(
             line.number, n, t.isEmpty ? "missing value" : "'\(t)' is not a finite number")
         }
+        if k == 0, !RecordingLimits.isPlausibleTime(x) {
+          throw scanner.error(
+            line.number, n,
+            "'\(scanner.shown(fields[i]))' is out of range (at most "
+              + "±\(RecordingLimits.maximumTimeMagnitude))")
+        }
         v[k] = x
       }
       elapsed?.append(v[0])
@@ -181,16 +187,37 @@ public enum SensorLoggerImporter {
     let meta = try metadata(files)
     let gyro = try readFile(files, gyroEntry)
     // Time origin: t = (time − reference)·1e-9 equals seconds_elapsed at the first gyro row
-    // (0 at the first gyro row in older exports, which have no seconds_elapsed).
-    let reference: Int64? = gyro.nanos.flatMap { n in
-      n.first.map { $0 - Int64(((gyro.elapsed?[0] ?? 0) * 1e9).rounded()) }
+    // (0 at the first gyro row in older exports, which have no seconds_elapsed). A time and a
+    // seconds_elapsed that are not nanoseconds and seconds of the same clock (a first time near
+    // the 64-bit limit, say) can put the origin or a time beyond 64 bits: refused, not wrapped.
+    func unaligned(_ source: String, _ time: Int64) -> RecordingError {
+      RecordingError(
+        file: name,
+        message:
+          "\(source): time \(time) ns is too far from the \(gyroEntry.name) time origin "
+          + "(its first time less its seconds_elapsed) to align: not nanoseconds of one clock")
+    }
+    var reference: Int64?
+    if let first = gyro.nanos?.first {
+      let elapsedNanos = ((gyro.elapsed?[0] ?? 0) * 1e9).rounded()
+      guard let offset = Int64(exactly: elapsedNanos) else {
+        throw unaligned(gyroEntry.name, first)
+      }
+      let (origin, overflow) = first.subtractingReportingOverflow(offset)
+      guard !overflow else { throw unaligned(gyroEntry.name, first) }
+      reference = origin
     }
     func series(
       _ raw: SensorFile, _ source: String, scale: Double = 1
     ) throws(RecordingError) -> SensorSeries {
       var s = SensorSeries(source: source)
       if let reference, let nanos = raw.nanos {
-        s.times = nanos.map { Double($0 &- reference) * 1e-9 }
+        s.times.reserveCapacity(nanos.count)
+        for time in nanos {
+          let (nanoseconds, overflow) = time.subtractingReportingOverflow(reference)
+          guard !overflow else { throw unaligned(source, time) }
+          s.times.append(Double(nanoseconds) * 1e-9)
+        }
       } else if let elapsed = raw.elapsed {
         s.times = elapsed
       } else {
