@@ -36,7 +36,7 @@ done
 # each, so the large ones seed with their beginning). A parser may also have a dictionary,
 # Tests/Fuzz/Dictionaries/NAME.dict: tokens the fuzzer cannot learn from the code's comparisons.
 declare -A seeds
-m=Tests/SwellMotionTests/Fixtures
+m=Tests/SwellRecordingsTests/Fixtures
 seeds[raw-imu-csv]=$m/broad_24_excerpt.csv
 seeds[device-motion-csv]=Tests/SwellToolTests/Fixtures/live-roll.csv
 seeds[phyphox-csv]=$m/broad_24_excerpt.csv,$m/sensorlogger-ios-rotation/GyroscopeUncalibrated.csv
