@@ -10,6 +10,10 @@ public class Surface {
   /// The C surface.
   let pointer: OpaquePointer
 
+  /// This surface as an ``ImageSurface`` when it is one (pixels in memory that a caller may read
+  /// or draw through directly), else `nil` (a vector document).
+  public var imageSurface: ImageSurface? { self as? ImageSurface }
+
   /// Takes ownership of a newly created C surface, or throws its error status.
   ///
   /// - Parameters:

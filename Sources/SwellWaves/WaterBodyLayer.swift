@@ -34,7 +34,9 @@ public final class WaterBodyLayer: Layer {
   /// drawn in front of the water with the front ripple's colour; its path is empty while
   /// nothing pours. Named `NAME.spill`.
   public var spillLayer: ShapeLayer? {
-    sublayers.first { $0.name == "\(name ?? "water").spill" } as? ShapeLayer
+    let spill = sublayers.first { $0.name == "\(name ?? "water").spill" }
+    if case .shape(let shape) = spill?.drawnContent { return shape }
+    return nil
   }
 
   /// When set, the ripples' phases stay at their initial values (Reduce Motion).

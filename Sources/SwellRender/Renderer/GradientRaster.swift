@@ -76,7 +76,7 @@ package final class GradientRaster {
   /// - Returns: Whether the source was set; `false` leaves the context unchanged (set the
   ///   gradient itself).
   package func setSource(_ gradient: LinearGradientPattern, _ cr: CairoContext) -> Bool {
-    guard let target = cr.surface as? ImageSurface,
+    guard let target = cr.surface.imageSurface,
       gradient.start.isFinite, gradient.end.isFinite, gradient.start != gradient.end,
       !gradient.stops.isEmpty
     else { return false }
