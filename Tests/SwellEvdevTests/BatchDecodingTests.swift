@@ -44,18 +44,32 @@ private struct BatchDecodingTests {
     var single = try EvdevMotionDecoder(description: dualSenseDescription())
     let expected = events.compactMap { single.feed($0) }
 
-    var random = SplitMix64(seed: seed ^ 0xBA7C4)
     var batched = try EvdevMotionDecoder(description: dualSenseDescription())
-    var samples: [IMUSample] = []
-    var start = 0
-    while start < events.count {
-      let end = min(start + Int.random(in: 1...70, using: &random), events.count)
-      batched.feed(contentsOf: Array(events[start..<end]), into: &samples)
-      start = end
-    }
+    let samples = decodeInRandomBatches(events, with: &batched, seed: seed ^ 0xBA7C4)
     #expect(single.statistics.droppedSynchronizations > 0)
     #expect(expected.count > 400)
     #expect(samples == expected)
     #expect(batched.statistics == single.statistics)
   }
+}
+
+/// Feeds events in random batches of 1-70, as reads of a live node come.
+///
+/// - Parameters:
+///   - events: The stream.
+///   - decoder: The decoder fed.
+///   - seed: The seed of the batch sizes.
+/// - Returns: The samples decoded, in order.
+func decodeInRandomBatches(
+  _ events: [EvdevEvent], with decoder: inout EvdevMotionDecoder, seed: UInt64
+) -> [IMUSample] {
+  var random = SplitMix64(seed: seed)
+  var samples: [IMUSample] = []
+  var start = 0
+  while start < events.count {
+    let end = min(start + Int.random(in: 1...70, using: &random), events.count)
+    decoder.feed(contentsOf: Array(events[start..<end]), into: &samples)
+    start = end
+  }
+  return samples
 }

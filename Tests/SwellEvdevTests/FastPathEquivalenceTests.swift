@@ -149,15 +149,8 @@ private struct FastPathEquivalenceTests {
     let expected = Self.bits(events.compactMap { single.feed($0) }, single.statistics)
 
     // Random batches of 1-70 events, as reads of a live node come.
-    var random = SplitMix64(seed: c.seed ^ 0xFA57)
     var batched = try EvdevMotionDecoder(description: description)
-    var samples: [IMUSample] = []
-    var start = 0
-    while start < events.count {
-      let end = min(start + Int.random(in: 1...70, using: &random), events.count)
-      batched.feed(contentsOf: Array(events[start..<end]), into: &samples)
-      start = end
-    }
+    let samples = decodeInRandomBatches(events, with: &batched, seed: c.seed ^ 0xFA57)
     #expect(Self.bits(samples, batched.statistics) == expected)
 
     // The whole stream in one call, appended after a sample already there.
