@@ -77,6 +77,20 @@ private struct UnitCheckedSourceTests {
     #expect(line.contains("the stream must send"))
   }
 
+  @Test("warnings found before a handler is set reach the handler set later, once")
+  func heldUntilAHandler() async throws {
+    // A feed sets its handler after its manager has started pulling: nothing may be lost.
+    let source = UnitCheckedSource(ListSource(rocking(seconds: 8, accel: 9.80665)))
+    while try await source.next() != nil {}
+    let seen = Mutex<[RecordingUnitWarning]>([])
+    source.setWarningHandler { w in seen.withLock { $0.append(w) } }
+    #expect(seen.withLock { $0.map(\.quantity) } == [.acceleration])
+    // Handed over once: a second handler gets nothing more.
+    let again = Mutex(0)
+    source.setWarningHandler { _ in again.withLock { $0 += 1 } }
+    #expect(again.withLock { $0 } == 0)
+  }
+
   @Test("a warning comes within the first check interval of the source's time")
   func early() async throws {
     let seen = Mutex<Int?>(nil)

@@ -24,7 +24,9 @@ public final class UnitCheckedSource: MotionSource {
   /// The wrapped source.
   public let source: any MotionSource
   private let state = Mutex(State())
-  private let handler: Mutex<(@Sendable (RecordingUnitWarning) -> Void)?>
+  /// The handler, and the warnings found while there was none (handed to the next one set).
+  private let handler:
+    Mutex<(call: (@Sendable (RecordingUnitWarning) -> Void)?, held: [RecordingUnitWarning])>
 
   private struct State {
     var samples: [IMUSample] = []
@@ -42,14 +44,22 @@ public final class UnitCheckedSource: MotionSource {
     _ source: any MotionSource, onWarning: (@Sendable (RecordingUnitWarning) -> Void)? = nil
   ) {
     self.source = source
-    handler = Mutex(onWarning)
+    handler = Mutex((onWarning, []))
   }
 
-  /// Replaces the warning handler (for a handler made after the source, such as a feed's).
+  /// Replaces the warning handler (for a handler made after the source, such as a feed's, whose
+  /// source may already be pulling): warnings found while there was no handler are handed to it
+  /// at once, so none is lost to the order of set-up.
   ///
   /// - Parameter handler: Called with each warning.
   public func setWarningHandler(_ handler: (@Sendable (RecordingUnitWarning) -> Void)?) {
-    self.handler.withLock { $0 = handler }
+    let held = self.handler.withLock { h -> [RecordingUnitWarning] in
+      h.call = handler
+      guard handler != nil else { return [] }
+      defer { h.held = [] }
+      return h.held
+    }
+    for w in held { handler?(w) }
   }
 
   /// The wrapped source's name.
@@ -115,7 +125,11 @@ public final class UnitCheckedSource: MotionSource {
       if s.done { s.samples = [] }
       return found
     }
-    guard !warnings.isEmpty, let handler = handler.withLock({ $0 }) else { return }
-    for w in warnings { handler(w) }
+    guard !warnings.isEmpty else { return }
+    let call = handler.withLock { h -> (@Sendable (RecordingUnitWarning) -> Void)? in
+      if h.call == nil { h.held += warnings }
+      return h.call
+    }
+    for w in warnings { call?(w) }
   }
 }
