@@ -20,6 +20,25 @@ extension FusionBenchmark {
         "the time to decode those events, copy the samples into the arrays 6D fusion takes and "
           + "fuse them, over the time to fuse the same samples alone, timed in turn in the same "
           + "run: 1.0 when decoding costs nothing beside fusion, x"),
+      .init(
+        "fusion.device_motion.samples_per_s",
+        "6D device motion sample by sample (DeviceMotionFuser.update, the path of MotionManager "
+          + "and swell fuse) on the decoded samples, samples/s"),
+      .init(
+        "fusion.evdev_and_device_motion.ratio",
+        "the time to decode the events and give each sample to DeviceMotionFuser, over the time "
+          + "to give it the same samples alone, timed in turn in the same run: the cost of "
+          + "decoding beside per-sample fusion; 1.0 when it costs nothing, x"),
+      .init(
+        "fusion.manager.samples_per_s",
+        "a MotionManager delivering every device motion (deviceMotionSamples) from a source of "
+          + "decoded samples, samples/s"),
+      .init(
+        "fusion.manager_evdev.ratio",
+        "the time of a MotionManager over a source decoding the events in reads of 64 (as the "
+          + "evdev source does, without reading a node), over the time of one over the same "
+          + "samples decoded beforehand, timed in turn in the same run: what decoding adds to "
+          + "the path --motion evdev takes; 1.0 when it costs nothing, x"),
     ]
   }
 }

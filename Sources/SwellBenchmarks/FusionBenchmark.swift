@@ -2,6 +2,7 @@ import Foundation
 import SwellEvdev
 import SwellGeometry
 import SwellMotion
+import Synchronization
 
 /// Sensor-fusion throughput on synthetic motion: 9D and 6D fusion through the estimator's flat
 /// batch entry point, and a plain quaternion gyroscope-integration loop timed in the same run as
@@ -111,6 +112,13 @@ package enum FusionBenchmark: Benchmark {
     let decode = rates(measureSeconds(repetitions: reps) { events.decode() })
     progress("fusion: evdev decoding then 6D fusion, beside 6D fusion alone")
     let (endToEnd, sixAlone) = events.decodeAndFuse(repetitions: reps)
+    progress("fusion: evdev decoding then device motion, beside device motion alone")
+    let (motionEndToEnd, motionAlone) = events.decodeAndDeviceMotion(repetitions: reps)
+    let motionAloneMedian = BenchmarkFigure(name: "", unit: "", values: motionAlone).median
+    progress("fusion: a MotionManager over evdev events, beside one over the decoded samples")
+    let (managerEvents, managerSamples) = events.managerRuns(
+      samples: quick ? 20_000 : 100_000, repetitions: reps)
+    let managerSamplesMedian = BenchmarkFigure(name: "", unit: "", values: managerSamples).median
     let sixMedian = BenchmarkFigure(name: "", unit: "", values: six).median
     let sixAloneMedian = BenchmarkFigure(name: "", unit: "", values: sixAlone).median
     return [
@@ -124,6 +132,18 @@ package enum FusionBenchmark: Benchmark {
       BenchmarkFigure(
         name: "fusion.evdev_decode_and_6d.ratio_to_6d", unit: "x",
         values: endToEnd.map { $0 / sixAloneMedian }),
+      BenchmarkFigure(
+        name: "fusion.device_motion.samples_per_s", unit: "samples/s",
+        values: rates(motionAlone)),
+      BenchmarkFigure(
+        name: "fusion.evdev_and_device_motion.ratio", unit: "x",
+        values: motionEndToEnd.map { $0 / motionAloneMedian }),
+      BenchmarkFigure(
+        name: "fusion.manager.samples_per_s", unit: "samples/s",
+        values: managerSamples.map { Double(min(n, quick ? 20_000 : 100_000)) / $0 }),
+      BenchmarkFigure(
+        name: "fusion.manager_evdev.ratio", unit: "x",
+        values: managerEvents.map { $0 / managerSamplesMedian }),
     ]
   }
 
@@ -244,6 +264,103 @@ package enum FusionBenchmark: Benchmark {
       return (both, alone)
     }
 
+    /// Decoding and device motion sample by sample, beside device motion alone, timed in turn in
+    /// the same run: the path of `--motion evdev` and of a `MotionManager` over an evdev source
+    /// (the events decoded in reads of 64, each sample given to a `DeviceMotionFuser` in the
+    /// 6D frame, `xArbitraryZVertical`), and the same decoded samples given to the fuser.
+    ///
+    /// - Parameter repetitions: Timed runs of each.
+    /// - Returns: Seconds per run of decoding then fusing, and of fusing alone.
+    func decodeAndDeviceMotion(repetitions: Int) -> (decodeAndFuse: [Double], fuse: [Double]) {
+      var decoded: [IMUSample] = []
+      decoded.reserveCapacity(events.count / 8)
+      if var decoder = try? EvdevMotionDecoder(description: description) {
+        decoder.feed(contentsOf: events, into: &decoded)
+      }
+
+      func decodeAndFuse() -> Double {
+        guard var decoder = try? EvdevMotionDecoder(description: description) else { return .nan }
+        var fuser = DeviceMotionFuser(mode: .sixD, referenceFrame: .xArbitraryZVertical)
+        var samples: [IMUSample] = []
+        samples.reserveCapacity(16)
+        var last = 0.0
+        events.withUnsafeBufferPointer { all in
+          var start = 0
+          while start < all.count {
+            let end = min(start + 64, all.count)
+            samples.removeAll(keepingCapacity: true)
+            decoder.feed(
+              contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]), into: &samples)
+            for s in samples { last = fuser.update(s).attitude.quaternion.w }
+            start = end
+          }
+        }
+        return last
+      }
+
+      func fuse() -> Double {
+        var fuser = DeviceMotionFuser(mode: .sixD, referenceFrame: .xArbitraryZVertical)
+        var last = 0.0
+        for s in decoded { last = fuser.update(s).attitude.quaternion.w }
+        return last
+      }
+
+      var both: [Double] = []
+      var alone: [Double] = []
+      for _ in 0..<repetitions {
+        both += measureSeconds(repetitions: 1) { decodeAndFuse() }
+        alone += measureSeconds(repetitions: 1) { fuse() }
+      }
+      return (both, alone)
+    }
+
+    /// A `MotionManager` delivering every device motion (``MotionManager/deviceMotionSamples(using:capacity:)``)
+    /// from a source that decodes these events in reads of 64 as `EvdevSource` does, beside one
+    /// whose source hands over the same samples decoded beforehand, timed in turn in the same
+    /// run: what decoding adds to the path `--motion evdev` takes, without the reads of the node.
+    ///
+    /// - Parameters:
+    ///   - samples: How many samples (frames of events) each run delivers.
+    ///   - repetitions: Timed runs of each.
+    /// - Returns: Seconds per run over the events, and over the decoded samples.
+    func managerRuns(samples: Int, repetitions: Int) -> (events: [Double], samples: [Double]) {
+      let count = min(samples, events.count / 8)
+      let some = Array(events.prefix(8 * count))
+      var decoded: [IMUSample] = []
+      if var decoder = try? EvdevMotionDecoder(description: description) {
+        decoder.feed(contentsOf: some, into: &decoded)
+      }
+      var overEvents: [Double] = []
+      var overSamples: [Double] = []
+      for _ in 0..<repetitions {
+        overEvents += measureSeconds(repetitions: 1) {
+          Self.drain(EventsSource(description: description, events: some))
+        }
+        overSamples += measureSeconds(repetitions: 1) { Self.drain(SamplesSource(decoded)) }
+      }
+      return (overEvents, overSamples)
+    }
+
+    /// Runs a manager over `source` until it ends, taking every device motion; returns the
+    /// last attitude's w.
+    private static func drain(_ source: any MotionSource) -> Double {
+      let result = Mutex(Double.nan)
+      let done = DispatchSemaphore(value: 0)
+      Task {
+        let manager = MotionManager(source: source)
+        var last = Double.nan
+        do {
+          for try await motion in manager.deviceMotionSamples() {
+            last = motion.attitude.quaternion.w
+          }
+        } catch {}
+        result.withLock { $0 = last }
+        done.signal()
+      }
+      done.wait()
+      return result.withLock { $0 }
+    }
+
     /// Decodes every event; returns a value of the last sample so the work is kept.
     func decode() -> Double {
       guard var decoder = try? EvdevMotionDecoder(description: description) else { return .nan }
@@ -263,6 +380,66 @@ package enum FusionBenchmark: Benchmark {
       }
       return last
     }
+  }
+
+  /// Samples handed over one by one, as fast as they are pulled.
+  private final class SamplesSource: MotionSource {
+    let name = "benchmark:samples"
+    let hasMagnetometer = false
+    private let state: Mutex<(samples: [IMUSample], next: Int)>
+
+    init(_ samples: [IMUSample]) { state = Mutex((samples, 0)) }
+
+    func next() async throws -> MotionEvent? {
+      state.withLock { s in
+        guard s.next < s.samples.count else { return nil }
+        s.next += 1
+        return .sample(s.samples[s.next - 1])
+      }
+    }
+
+    func stop() async {}
+  }
+
+  /// A motion node's events decoded as `EvdevSource` decodes a read: 64 events at a time into
+  /// a buffer of samples handed over one by one.
+  private final class EventsSource: MotionSource {
+    let name = "benchmark:evdev"
+    let hasMagnetometer = false
+    private struct State {
+      var decoder: EvdevMotionDecoder?
+      let events: [EvdevEvent]
+      var read = 0
+      var samples: [IMUSample] = []
+      var next = 0
+    }
+    private let state: Mutex<State>
+
+    init(description: EvdevDeviceDescription, events: [EvdevEvent]) {
+      state = Mutex(
+        State(decoder: try? EvdevMotionDecoder(description: description), events: events))
+    }
+
+    func next() async throws -> MotionEvent? {
+      state.withLock { s in
+        while s.next == s.samples.count {
+          guard s.read < s.events.count, s.decoder != nil else { return nil }
+          let end = min(s.read + 64, s.events.count)
+          s.samples.removeAll(keepingCapacity: true)
+          s.next = 0
+          // In place: a copy of the decoder would share its ring and copy it at the next store.
+          s.events.withUnsafeBufferPointer { all in
+            s.decoder?.feed(
+              contentsOf: UnsafeBufferPointer(rebasing: all[s.read..<end]), into: &s.samples)
+          }
+          s.read = end
+        }
+        s.next += 1
+        return .sample(s.samples[s.next - 1])
+      }
+    }
+
+    func stop() async {}
   }
 
   /// Writes the samples as a raw IMU CSV; a failure is reported on standard error only (the

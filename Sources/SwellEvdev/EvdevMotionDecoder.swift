@@ -157,6 +157,20 @@ public struct EvdevMotionDecoder: Sendable {
 
   /// What the decoder has seen so far.
   public var statistics: EvdevDecoderStatistics {
+    var s = statisticsBesideDeclaredInterval
+    if deltaCount > 0 {
+      let sorted = (0..<deltaCount).map { deltas[$0] }.sorted()
+      let n = sorted.count
+      let median =
+        n % 2 == 1 ? Double(sorted[n / 2]) : Double(sorted[n / 2 - 1] + sorted[n / 2]) / 2
+      s.declaredIntervalSeconds = median / 1e6
+    }
+    return s
+  }
+
+  /// ``statistics`` without ``EvdevDecoderStatistics/declaredIntervalSeconds`` (`nil`), which
+  /// takes a sort of up to 255 deltas: what a live source reads after every read of the node.
+  package var statisticsBesideDeclaredInterval: EvdevDecoderStatistics {
     var s = stats
     if s.frames >= 2, lastFrameEventTime > firstFrameEventTime {
       s.measuredRateHertz = Double(s.frames - 1) / (lastFrameEventTime - firstFrameEventTime)
@@ -165,13 +179,6 @@ public struct EvdevMotionDecoder: Sendable {
       let n = Double(intervalCount)
       let m2 = max(intervalSquares - intervalSum * intervalSum / n, 0)
       s.jitterSeconds = (m2 / (n - 1)).squareRoot()
-    }
-    if deltaCount > 0 {
-      let sorted = (0..<deltaCount).map { deltas[$0] }.sorted()
-      let n = sorted.count
-      let median =
-        n % 2 == 1 ? Double(sorted[n / 2]) : Double(sorted[n / 2 - 1] + sorted[n / 2]) / 2
-      s.declaredIntervalSeconds = median / 1e6
     }
     return s
   }
@@ -546,10 +553,13 @@ public struct EvdevMotionDecoder: Sendable {
     let target = min(previousBlockMinimum, currentBlockMinimum)
     // During the first block the lowest offset seen so far is taken at once (the stream's
     // delay floor is being found); after it, the offset slews.
+    // Once the offset has reached its target (most frames) it stays: the slew is skipped.
     let applied = appliedOffset
-    let step = max(device - lastMappedDevice, 0) * Self.offsetSlewPerSecond
-    let next =
-      previousBlockMinimum.isInfinite ? target : applied + min(max(target - applied, -step), step)
+    var next = target
+    if target != applied && !previousBlockMinimum.isInfinite {
+      let step = max(device - lastMappedDevice, 0) * Self.offsetSlewPerSecond
+      next = applied + min(max(target - applied, -step), step)
+    }
     appliedOffset = next
     lastMappedDevice = device
     return device + next

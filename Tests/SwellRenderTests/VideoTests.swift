@@ -183,6 +183,17 @@ private struct VideoSinkTests {
       odd.contains(
         "pad=ceil(iw/2)*2:ceil(ih/2)*2,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p")
         && odd.contains("29.97"))
+    // Frames Swell converted: ffmpeg only encodes, at the even size the converter pads to.
+    let converted = options.arguments(
+      for: .mp4, pixelWidth: 63, pixelHeight: 47, framesPerSecond: 30, output: "o.mp4",
+      input: .yuv420p)
+    #expect(
+      converted.starts(with: [
+        "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s",
+        "64x48", "-r", "30", "-i", "-",
+      ]), "\(converted)")
+    #expect(!converted.contains("-vf") && converted.contains("libx264"))
+    #expect(converted.contains("bt709") && converted.last == "o.mp4")
     let gif = options.arguments(
       for: .gif, pixelWidth: 8, pixelHeight: 8, framesPerSecond: 10, output: "o.gif")
     // GIF: the first pass makes the palette and the frames file, never holding the frames.

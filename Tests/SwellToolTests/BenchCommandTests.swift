@@ -36,6 +36,16 @@ private struct BenchCommandTests {
       obj["fusion.evdev_decode_and_6d.ratio_to_6d"] as? [String: Any], "missing in \(out)")
     #expect(endToEnd["unit"] as? String == "x")
     #expect((endToEnd["median"] as? Double ?? 0) > 0.5)
+    // The same beside per-sample fusion, and beside a MotionManager.
+    for name in ["fusion.evdev_and_device_motion.ratio", "fusion.manager_evdev.ratio"] {
+      let f = try #require(obj[name] as? [String: Any], "missing \(name) in \(out)")
+      #expect(f["unit"] as? String == "x")
+      #expect((f["median"] as? Double ?? 0) > 0.2, "\(name): \(f)")
+    }
+    for name in ["fusion.device_motion.samples_per_s", "fusion.manager.samples_per_s"] {
+      let f = try #require(obj[name] as? [String: Any], "missing \(name) in \(out)")
+      #expect((f["median"] as? Double ?? 0) > 0, "\(name): \(f)")
+    }
 
     // --help explains every figure the run reported (sizes that --quick changes as WxH).
     let help = try runSwell(["bench", "--help"])

@@ -125,8 +125,15 @@ private struct EvdevToolTests {
         "540", "--trace-out", trace,
       ])
     }
-    // After a while, unplug; the pad comes back as event9, now tilted the other way.
+    // After a while, unplug; the pad comes back as event9, now tilted the other way. (Without
+    // a display the view fails at once and nothing reads the node: the deadline ends the wait.)
+    let deadline = TestDeadline(seconds: 60)
     while player.frames.load(ordering: .relaxed) < 300 {
+      if deadline.hasPassed {
+        let r = try await run.value
+        Issue.record("no reader took 300 frames in 60 s; swell live: \(r.status) \(r.stderr)")
+        return
+      }
       try await Task.sleep(for: .milliseconds(10))
     }
     player.unplug()

@@ -84,6 +84,17 @@ public struct FFmpegOptions: Hashable, Sendable {
         + "(sudo apt-get install ffmpeg) or set \(Self.environmentVariable)")
   }
 
+  /// What an encoder is fed through its pipe.
+  public enum InputPixels: Hashable, Sendable {
+    /// Cairo's pixels as they are (`-pix_fmt bgra` on little-endian machines); ffmpeg converts
+    /// them for the format.
+    case bgra
+    /// For an MP4, the frames already converted to BT.709 limited-range 4:2:0 by
+    /// ``YUV420Converter`` and padded to even sizes (`-pix_fmt yuv420p`): a third of the bytes
+    /// through the pipe and no conversion in ffmpeg. Other formats are fed ``bgra``.
+    case yuv420p
+  }
+
   /// The filter that converts the sRGB frames to limited-range Y′CbCr with the BT.709 matrix
   /// (swscale's default for RGB input is the BT.601 matrix, which would not match the tags).
   static let bt709Conversion = "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p"
@@ -128,7 +139,7 @@ public struct FFmpegOptions: Hashable, Sendable {
     ]
   }
 
-  /// The ffmpeg arguments that read raw BGRA frames from standard input and write a video (for
+  /// The ffmpeg arguments that read raw frames from standard input and write a video (for
   /// GIF: its first pass, which writes the side files ``gifSideFiles(for:)``; the GIF itself is
   /// made by ``gifEncodeArguments(output:)``).
   ///
@@ -146,14 +157,27 @@ public struct FFmpegOptions: Hashable, Sendable {
   ///   - pixelHeight: The frame height, pixels.
   ///   - framesPerSecond: The frame rate.
   ///   - output: The file ffmpeg writes.
+  ///   - input: What the pipe carries: Cairo's BGRA (ffmpeg converts an MP4's frames with
+  ///     `scale`, padding odd sizes with `pad`), or for an MP4 frames Swell converted
+  ///     (``InputPixels/yuv420p``, what ``VideoSink`` sends).
   /// - Returns: The arguments, without the executable.
   public func arguments(
     for format: OutputFormat, pixelWidth: Int, pixelHeight: Int, framesPerSecond: Double,
-    output: String
+    output: String, input: InputPixels = .bgra
   ) -> [String] {
     let rate =
       framesPerSecond == framesPerSecond.rounded()
       ? String(Int(framesPerSecond)) : String(framesPerSecond)
+    if format == .mp4, input == .yuv420p {
+      // Converted (and padded to even sizes) by Swell: ffmpeg only encodes.
+      let (w, h) = YUV420Converter.paddedSize(pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+      return [
+        "-hide_banner", "-loglevel", "error", "-y",
+        "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w)x\(h)", "-r", rate, "-i", "-",
+        "-c:v", "libx264", "-preset", x264Preset, "-crf", String(x264ConstantRateFactor),
+        "-pix_fmt", "yuv420p",
+      ] + Self.bt709Tags + ["-movflags", "+faststart+write_colr", "-f", "mp4", output]
+    }
     var arguments = [
       "-hide_banner", "-loglevel", "error", "-y",
       "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(pixelWidth)x\(pixelHeight)", "-r", rate,

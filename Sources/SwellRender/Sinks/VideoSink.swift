@@ -37,8 +37,10 @@ private final class ErrorTail: Sendable {
   }
 }
 
-/// Encodes frames to MP4 (H.264), GIF, animated WebP or APNG by piping raw BGRA frames into an
-/// `ffmpeg` child process (`-f rawvideo -pix_fmt bgra -s WxH -r FPS -i -`).
+/// Encodes frames to MP4 (H.264), GIF, animated WebP or APNG by piping raw frames into an
+/// `ffmpeg` child process (`-f rawvideo -pix_fmt bgra -s WxH -r FPS -i -`; for an MP4 the frames
+/// are converted to BT.709 4:2:0 first, ``YUV420Converter``, and sent as `-pix_fmt yuv420p`: a
+/// third of the bytes, and ffmpeg's conversion, its costliest step after the encoder, is gone).
 ///
 /// ffmpeg writes a temporary file in the destination folder, renamed into place by ``finish()``
 /// once its structure is checked (an MP4 must have its `moov` box: ffmpeg exits 0 after failing
@@ -84,6 +86,10 @@ public final class VideoSink: FrameSink {
   }
   private var session: Session?
   private var environment: [String: String]
+  /// What the pipe carries: converted frames for an MP4.
+  private var input: FFmpegOptions.InputPixels { format == .mp4 ? .yuv420p : .bgra }
+  /// Room for one converted frame (MP4), allocated at ``begin(_:)``.
+  private var converted: UnsafeMutableRawBufferPointer?
 
   /// Creates a video sink.
   ///
@@ -109,7 +115,10 @@ public final class VideoSink: FrameSink {
     self.environment = environment
   }
 
-  deinit { cancel() }
+  deinit {
+    cancel()
+    converted?.deallocate()
+  }
 
   /// Finds ffmpeg, checks the folder and starts the encoder.
   ///
@@ -131,7 +140,13 @@ public final class VideoSink: FrameSink {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = options.arguments(
       for: format, pixelWidth: configuration.pixelWidth, pixelHeight: configuration.pixelHeight,
-      framesPerSecond: configuration.framesPerSecond, output: file.temporaryPath)
+      framesPerSecond: configuration.framesPerSecond, output: file.temporaryPath, input: input)
+    if input == .yuv420p, converted == nil {
+      converted = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: YUV420Converter.byteCount(
+          pixelWidth: configuration.pixelWidth, pixelHeight: configuration.pixelHeight),
+        alignment: 64)
+    }
     var sideFiles: [String] = []
     if format == .gif {
       let side = FFmpegOptions.gifSideFiles(for: file.temporaryPath)
@@ -192,7 +207,12 @@ public final class VideoSink: FrameSink {
     let rowBytes = 4 * frame.pixelWidth
     guard let base = frame.bytes.baseAddress else { return }
     var failure: Int32 = 0
-    if frame.bytesPerRow == rowBytes {
+    if let converted {
+      let count = YUV420Converter.byteCount(
+        pixelWidth: frame.pixelWidth, pixelHeight: frame.pixelHeight)
+      YUV420Converter.convert(frame, into: converted)
+      failure = writeAll(descriptor, UnsafeRawBufferPointer(rebasing: converted[0..<count]))
+    } else if frame.bytesPerRow == rowBytes {
       failure = writeAll(
         descriptor, UnsafeRawBufferPointer(start: base, count: rowBytes * frame.pixelHeight))
     } else {

@@ -229,6 +229,8 @@ private actor Core {
   private var queue = EventQueue<[EvdevEvent]>()
   private var samples: [IMUSample] = []
   private var nextSample = 0
+  /// The samples of one read, before those not after the last one delivered are dropped.
+  private var decoded: [IMUSample] = []
   /// Set when the node was lost: when to look for it next.
   private var searchAt: Double?
   private var stopped = false
@@ -327,15 +329,53 @@ private actor Core {
   /// Feeds a batch to the decoder (and the tap), collecting samples.
   private func decode(_ batch: [EvdevEvent]) {
     guard var current = opened else { return }
+    // The decoder is changed in `current` alone: a copy left in `opened` would share its ring
+    // of deltas, which the first store would then copy whole.
+    opened = nil
     let tap = box.state.withLock { $0.tap }
     var fed: [EvdevEvent] = []
     if let values = announce, let first = batch.first {
       announce = nil
       if tap != nil { fed += Core.events(values, at: first) }
     }
+    if !resyncPending, !batch.contains(where: Self.isDropped) {
+      // The common read: no loss to resynchronise from, so the decoder takes the whole batch in
+      // one call.
+      if tap != nil { fed += batch }
+      decoded.removeAll(keepingCapacity: true)
+      current.decoder.feed(contentsOf: batch, into: &decoded)
+      for s in decoded where s.timestamp > lastTimestamp {
+        lastTimestamp = s.timestamp
+        samples.append(s)
+      }
+    } else {
+      decodeEachEvent(batch, &current, tap: tap != nil, fed: &fed)
+    }
+    opened = current
+    let stats = current.decoder.statisticsBesideDeclaredInterval
+    let earlier = self.earlier
+    box.state.withLock { s in
+      s.statistics.frames = earlier.frames + stats.frames
+      s.statistics.droppedSynchronizations =
+        earlier.droppedSynchronizations + stats.droppedSynchronizations
+      s.statistics.measuredRateHertz = stats.measuredRateHertz ?? earlier.measuredRateHertz
+      s.statistics.jitterSeconds = stats.jitterSeconds ?? earlier.jitterSeconds
+    }
+    if let tap, !fed.isEmpty { tap(current.description, fed) }
+  }
+
+  private static func isDropped(_ event: EvdevEvent) -> Bool {
+    event.type == .synchronization && event.code == EvdevCode.synDropped
+  }
+
+  /// Feeds a batch that holds or follows a `SYN_DROPPED` one event at a time, re-reading the
+  /// axes after the `SYN_REPORT` that ends the loss.
+  private func decodeEachEvent(
+    _ batch: [EvdevEvent], _ current: inout Opened, tap: Bool, fed: inout [EvdevEvent]
+  ) {
     for event in batch {
-      if tap != nil { fed.append(event) }
-      let isDropped = event.type == .synchronization && event.code == EvdevCode.synDropped
+      if tap { fed.append(event) }
+      let isDropped = Self.isDropped(event)
       let isReport = event.type == .synchronization && event.code == EvdevCode.synReport
       if let s = current.decoder.feed(event), s.timestamp > lastTimestamp {
         lastTimestamp = s.timestamp
@@ -352,20 +392,9 @@ private actor Core {
           if let info = io.absInfo(current.stream.fd, code).info { values[code] = info.value }
         }
         current.decoder.resynchronize(values: values)
-        if tap != nil { fed += Core.events(values, at: event) }
+        if tap { fed += Core.events(values, at: event) }
       }
     }
-    opened = current
-    let stats = current.decoder.statistics
-    let earlier = self.earlier
-    box.state.withLock { s in
-      s.statistics.frames = earlier.frames + stats.frames
-      s.statistics.droppedSynchronizations =
-        earlier.droppedSynchronizations + stats.droppedSynchronizations
-      s.statistics.measuredRateHertz = stats.measuredRateHertz ?? earlier.measuredRateHertz
-      s.statistics.jitterSeconds = stats.jitterSeconds ?? earlier.jitterSeconds
-    }
-    if let tap, !fed.isEmpty { tap(current.description, fed) }
   }
 
   /// `EV_ABS` events carrying axis values, stamped with another event's time.
