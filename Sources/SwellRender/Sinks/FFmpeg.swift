@@ -6,7 +6,7 @@ import Foundation
 /// raw BGRA through a pipe, 1170×2532: `medium` CRF 20 encodes about 6.4 fps into 189 KB per
 /// 60 frames, `ultrafast` 18.6 fps into 397 KB; two-pass GIF 13 fps, WebP 8.8 fps, APNG 1.8 fps):
 /// H.264 `medium`/CRF 20 MP4 in yuv420p with `+faststart` plays everywhere (converted and tagged
-/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:)``); GIF is
+/// as BT.709, see ``arguments(for:pixelWidth:pixelHeight:framesPerSecond:output:input:)``); GIF is
 /// made in two passes with bounded memory (``gifSideFiles(for:)``): one palette from every frame
 /// (`palettegen`), then `paletteuse`; WebP uses `libwebp_anim` at quality 75; APNG loops
 /// forever.
