@@ -116,8 +116,9 @@ extension ExportBenchmark {
           + "ms per frame"),
       .init(
         "export.mp4.WxH.ffmpeg_ms",
-        "the baseline: ffmpeg encoding the raw frames from a file with the same arguments "
-          + "(BT.709 conversion and tags, preset, CRF), ms per frame"),
+        "the baseline: ffmpeg encoding the raw BGRA frames from a file, converting them "
+          + "itself (BT.709 conversion filter and tags, same preset and CRF; Swell converts "
+          + "before its pipe), ms per frame"),
       .init("export.mp4.WxH.ratio_to_ffmpeg", "Swell's time over ffmpeg's, run by run, x"),
     ]
       + ["png_sequence", "mp4"].flatMap { output -> [BenchmarkFigureHelp] in

@@ -22,8 +22,9 @@ import SwellTime
 ///   `export.png_sequence.WxH.ratio_to_ffmpeg`: the first over the second, per repetition;
 ///   `export.png_sequence.WxH.kib_per_frame` and `.ffmpeg_kib_per_frame`: the files' mean size;
 /// - `export.mp4.WxH.frame_ms`: an MP4 with libx264 `veryfast` (`swell render`'s default preset);
-///   `export.mp4.WxH.ffmpeg_ms`: ffmpeg encoding the raw frames with the same arguments (BT.709
-///   conversion and tags, same preset and CRF); `export.mp4.WxH.ratio_to_ffmpeg`;
+///   `export.mp4.WxH.ffmpeg_ms`: ffmpeg encoding the raw BGRA frames, converting them itself
+///   (`FFmpegOptions`' BGRA arguments: the BT.709 conversion filter and tags, same preset and
+///   CRF; Swell converts before its pipe); `export.mp4.WxH.ratio_to_ffmpeg`;
 /// - for both, `.cpu_ms`, `.ffmpeg_cpu_ms` and `.cpu_ratio_to_ffmpeg`: the processor time (user
 ///   and system, Swell's process with its ffmpeg child, against ffmpeg's), which a machine
 ///   shared with other work changes less than the wall-clock time.
@@ -71,7 +72,7 @@ package enum ExportBenchmark: Benchmark {
 
     var png = (swell: [Timing](), ffmpeg: [Timing](), size: [Double](), ffmpegSize: [Double]())
     var mp4 = (swell: [Timing](), ffmpeg: [Timing]())
-    // The same arguments as Swell's encoder, reading the file instead of the pipe.
+    // Swell's encoder arguments for BGRA input (ffmpeg converts), reading the file.
     let video = FFmpegOptions(x264Preset: preset)
     var videoArguments = video.arguments(
       for: .mp4, pixelWidth: width, pixelHeight: height, framesPerSecond: 30,
