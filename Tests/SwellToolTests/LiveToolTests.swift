@@ -203,11 +203,12 @@ extension LiveWindowToolTests {
 }
 
 /// Focuses the only window on a private X server and waits until it has the focus, so that
-/// xdotool's keys reach it.
+/// xdotool's keys reach it. The focus is asked for again on every try: a window found before it
+/// is mapped ignores (or refuses) the first request, which a loaded machine made a failure.
 private func focus(_ window: String, display: String) throws {
-  try spawnProgram("xdotool", ["windowfocus", window], display: display)
   let focused = try waitFor(seconds: 30) {
-    try spawnProgram("xdotool", ["getwindowfocus"], display: display)
+    _ = try? spawnProgram("xdotool", ["windowfocus", window], display: display)
+    return try spawnProgram("xdotool", ["getwindowfocus"], display: display)
       .trimmingCharacters(in: .whitespacesAndNewlines) == window
   }
   guard focused else { throw ToolError("the window never got the focus") }
