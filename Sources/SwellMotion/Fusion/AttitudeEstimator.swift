@@ -356,6 +356,7 @@ public struct AttitudeEstimator: Sendable {
   }
 
   /// The device motion of the current state.
+  @inline(__always)
   private mutating func deviceMotion(
     timestamp: Double, referenceFrame: AttitudeReferenceFrame
   ) -> DeviceMotion {
