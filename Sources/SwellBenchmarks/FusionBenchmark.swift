@@ -204,31 +204,20 @@ package enum FusionBenchmark: Benchmark {
       // Writes through buffer pointers: the copy into the estimator's arrays is a few stores a
       // sample, as a caller would write it.
       func decodeIntoArrays() {
-        guard var decoder = try? EvdevMotionDecoder(description: description) else { return }
-        var samples: [IMUSample] = []
-        samples.reserveCapacity(16)
         t.withUnsafeMutableBufferPointer { t in
           g.withUnsafeMutableBufferPointer { g in
             a.withUnsafeMutableBufferPointer { a in
-              events.withUnsafeBufferPointer { all in
-                var k = 0
-                var start = 0
-                while start < all.count {
-                  let end = min(start + 64, all.count)
-                  samples.removeAll(keepingCapacity: true)
-                  decoder.feed(
-                    contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]), into: &samples)
-                  for s in samples where k < frames {
-                    t[k] = s.timestamp
-                    g[3 * k] = s.gyroscope.x
-                    g[3 * k + 1] = s.gyroscope.y
-                    g[3 * k + 2] = s.gyroscope.z
-                    a[3 * k] = s.accelerometer.x
-                    a[3 * k + 1] = s.accelerometer.y
-                    a[3 * k + 2] = s.accelerometer.z
-                    k += 1
-                  }
-                  start = end
+              var k = 0
+              decodeInReads { samples in
+                for s in samples where k < frames {
+                  t[k] = s.timestamp
+                  g[3 * k] = s.gyroscope.x
+                  g[3 * k + 1] = s.gyroscope.y
+                  g[3 * k + 2] = s.gyroscope.z
+                  a[3 * k] = s.accelerometer.x
+                  a[3 * k + 1] = s.accelerometer.y
+                  a[3 * k + 2] = s.accelerometer.z
+                  k += 1
                 }
               }
             }
@@ -279,21 +268,10 @@ package enum FusionBenchmark: Benchmark {
       }
 
       func decodeAndFuse() -> Double {
-        guard var decoder = try? EvdevMotionDecoder(description: description) else { return .nan }
         var fuser = DeviceMotionFuser(mode: .sixD, referenceFrame: .xArbitraryZVertical)
-        var samples: [IMUSample] = []
-        samples.reserveCapacity(16)
-        var last = 0.0
-        events.withUnsafeBufferPointer { all in
-          var start = 0
-          while start < all.count {
-            let end = min(start + 64, all.count)
-            samples.removeAll(keepingCapacity: true)
-            decoder.feed(
-              contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]), into: &samples)
-            for s in samples { last = fuser.update(s).attitude.quaternion.w }
-            start = end
-          }
+        var last = Double.nan
+        decodeInReads { samples in
+          for s in samples { last = fuser.update(s).attitude.quaternion.w }
         }
         return last
       }
@@ -363,22 +341,34 @@ package enum FusionBenchmark: Benchmark {
 
     /// Decodes every event; returns a value of the last sample so the work is kept.
     func decode() -> Double {
-      guard var decoder = try? EvdevMotionDecoder(description: description) else { return .nan }
-      // In batches of a read's size (64 events, as the live source reads), into a reused array.
+      var last = 0.0
+      guard decodeInReads({ samples in if let s = samples.last { last += s.gyroscope.x } }) else {
+        return .nan
+      }
+      return last
+    }
+
+    /// Decodes every event with a fresh decoder in reads of 64 (as the live source reads) into
+    /// one reused array, handing each read's samples to `body`.
+    ///
+    /// - Parameter body: Receives the samples of each read, in order.
+    /// - Returns: False when the description makes no decoder (nothing was decoded).
+    @discardableResult
+    func decodeInReads(_ body: ([IMUSample]) -> Void) -> Bool {
+      guard var decoder = try? EvdevMotionDecoder(description: description) else { return false }
       var samples: [IMUSample] = []
       samples.reserveCapacity(16)
-      var last = 0.0
       events.withUnsafeBufferPointer { all in
         var start = 0
         while start < all.count {
           let end = min(start + 64, all.count)
           samples.removeAll(keepingCapacity: true)
           decoder.feed(contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]), into: &samples)
-          if let s = samples.last { last += s.gyroscope.x }
+          body(samples)
           start = end
         }
       }
-      return last
+      return true
     }
   }
 
