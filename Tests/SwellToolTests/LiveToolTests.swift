@@ -102,17 +102,7 @@ private struct LiveWindowToolTests {
       ["live", scene, "--stats", "--screenshot-at", "0", "--screenshot", "first.png"],
       environment: ["DISPLAY": display], directory: folder
     ) { process in
-      var window = ""
-      let found = try waitFor(seconds: 60) {
-        window =
-          try spawnProgram(
-            "xdotool", ["search", "--pid", "\(process.processIdentifier)"], display: display
-          )
-          .split(separator: "\n").first.map(String.init) ?? ""
-        return !window.isEmpty
-      }
-      guard found else { throw ToolError("no window appeared") }
-      try focus(window, display: display)
+      let window = try focusedWindow(of: process.processIdentifier, display: display)
       guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: first) }) else {
         throw ToolError("the first frame was never presented")
       }
@@ -156,18 +146,7 @@ extension LiveWindowToolTests {
         "--screenshot", held,
       ], environment: ["DISPLAY": display], directory: folder
     ) { process in
-      var window = ""
-      let found = try waitFor(seconds: 60) {
-        window =
-          try spawnProgram(
-            "xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"],
-            display: display
-          )
-          .split(separator: "\n").first.map(String.init) ?? ""
-        return !window.isEmpty
-      }
-      guard found else { throw ToolError("no window appeared") }
-      try focus(window, display: display)
+      let window = try focusedWindow(of: process.processIdentifier, display: display)
       // The turn is done and held once the loop has shown scene time 0.8 s (its timed
       // screenshot exists); then re-centre, and quit once a frame after that is on screen (the
       // screenshot the s key asks for).
@@ -202,16 +181,31 @@ extension LiveWindowToolTests {
   }
 }
 
-/// Focuses the only window on a private X server and waits until it has the focus, so that
-/// xdotool's keys reach it. The focus is asked for again on every try: a window found before it
-/// is mapped ignores (or refuses) the first request, which a loaded machine made a failure.
-private func focus(_ window: String, display: String) throws {
-  let focused = try waitFor(seconds: 30) {
-    _ = try? spawnProgram("xdotool", ["windowfocus", window], display: display)
-    return try spawnProgram("xdotool", ["getwindowfocus"], display: display)
-      .trimmingCharacters(in: .whitespacesAndNewlines) == window
+/// Waits for a mapped window of the process `pid` on a private X server and gives it the input
+/// focus, so that xdotool's keys reach it. Every try searches again and asks again: a window found
+/// before it is mapped refuses the focus, and asking once for a window found too early failed a
+/// clean CI run (the error now says what was visible and what had the focus).
+private func focusedWindow(of pid: Int32, display: String) throws -> String {
+  var window = ""
+  var seen = ""
+  let focused = try waitFor(seconds: 60) {
+    let visible = try spawnProgram(
+      "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], display: display
+    )
+    .split(separator: "\n").map(String.init)
+    guard let candidate = visible.first else { return false }
+    window = candidate
+    _ = try? spawnProgram("xdotool", ["windowfocus", candidate], display: display)
+    let now = try spawnProgram("xdotool", ["getwindowfocus"], display: display)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    seen = "visible \(visible), focus \(now)"
+    return now == candidate
   }
-  guard focused else { throw ToolError("the window never got the focus") }
+  guard focused else {
+    throw ToolError(
+      window.isEmpty ? "no window appeared" : "the window never got the focus (\(seen))")
+  }
+  return window
 }
 
 @Suite("swell live --terminal through tmux")
