@@ -30,14 +30,20 @@ public final class LiveSceneContent: LiveContent {
   }
   /// False when the last frame's presentation was the one already on the canvas.
   public var lastRenderChangedCanvas: Bool { player.lastRenderChangedPixels }
+  /// The pixels the last frame changed, when it was drawn over the one before
+  /// (`ScenePlayer.lastRenderRegion`); `nil` for the whole canvas.
+  public var lastRenderRegion: PixelRect? { player.lastRenderRegion }
 
-  /// Creates the content.
+  /// Creates the content. Frames are drawn over the frame before where only part of it changed
+  /// (`ScenePlayer.drawsOnlyDamage`): a live loop's canvas keeps its pixels between frames, and
+  /// the loop forces a whole frame after anything else drew on it.
   ///
   /// - Parameters:
   ///   - scene: The scene.
   ///   - motion: Its motion.
   public init(scene: any Scene, motion: any SceneMotionFeed) {
     player = ScenePlayer(scene: scene, motion: motion)
+    player.drawsOnlyDamage = true
   }
 
   /// The scene's pixel size: canvas × scale.

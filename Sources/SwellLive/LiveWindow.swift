@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import SwellRender
 
 /// A resizable SDL2 window that shows caller-filled ARGB32 frames, paced at the display's
 /// refresh rate, so its present timestamps can drive a `DisplayLink` through
@@ -33,6 +34,9 @@ public final class LiveWindow {
   private let renderer: OpaquePointer?
   private var texture: OpaquePointer?
   private var textureSize = (width: 0, height: 0)
+  /// True until a whole frame has been shown since the window opened, was exposed or changed
+  /// size: until then a frame's changed region is not enough.
+  private var needsWholeFrame = true
   private let counterFrequency: Double
   private let counterOrigin: UInt64
   /// The index of the last refresh tick a window-surface present was shown at (tick `k` is
@@ -294,6 +298,12 @@ public final class LiveWindow {
         if let key = LiveWindow.key(event.key.keysym.sym) { out.append(.key(key)) }
       case SDL_WINDOWEVENT:
         let kind = SDL_WindowEventID(UInt32(event.window.event))
+        if kind == SDL_WINDOWEVENT_SIZE_CHANGED || kind == SDL_WINDOWEVENT_RESIZED
+          || kind == SDL_WINDOWEVENT_SHOWN || kind == SDL_WINDOWEVENT_RESTORED
+          || kind == SDL_WINDOWEVENT_EXPOSED
+        {
+          needsWholeFrame = true
+        }
         if kind == SDL_WINDOWEVENT_SIZE_CHANGED || kind == SDL_WINDOWEVENT_RESIZED {
           let size = drawableSize
           if out.last != .resized(width: size.width, height: size.height) {
@@ -343,6 +353,29 @@ public final class LiveWindow {
     pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
     readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)? = nil
   ) throws -> Double {
+    try present(
+      pixels: pixels, width: width, height: height, bytesPerRow: bytesPerRow, region: nil,
+      readBack: readBack)
+  }
+
+  /// Shows a frame of which only `region` changed since the frame shown before (see
+  /// ``present(pixels:width:height:bytesPerRow:readBack:)``): only the region is uploaded or
+  /// copied, unless the window needs a whole frame (just opened, exposed or resized).
+  ///
+  /// - Parameters:
+  ///   - pixels: `height` rows of `bytesPerRow` bytes, `0xAARRGGBB` words.
+  ///   - width: The frame width, pixels.
+  ///   - height: The frame height, pixels.
+  ///   - bytesPerRow: The row stride, bytes.
+  ///   - region: The pixels that changed, or `nil` for all of them.
+  ///   - readBack: Receives the drawable's pixels before the present.
+  /// - Returns: The present time, seconds (see ``now()``).
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when SDL fails to upload or read back.
+  @discardableResult
+  public func present(
+    pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+    region: PixelRect?, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)? = nil
+  ) throws -> Double {
     guard width > 0, height > 0, bytesPerRow >= 4 * width, pixels.count >= bytesPerRow * height,
       let base = pixels.baseAddress
     else {
@@ -351,9 +384,11 @@ public final class LiveWindow {
     guard let renderer else {
       return try presentOnSurface(
         base, width: width, height: height, bytesPerRow: bytesPerRow, inPlace: false,
-        readBack: readBack)
+        region: region, readBack: readBack)
     }
+    var part = needsWholeFrame ? nil : region.flatMap { LiveWindow.clip($0, width, height) }
     if texture == nil || textureSize != (width, height) {
+      part = nil
       if let texture { SDL_DestroyTexture(texture) }
       texture = SDL_CreateTexture(
         renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
@@ -365,7 +400,11 @@ public final class LiveWindow {
       SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
       textureSize = (width, height)
     }
-    guard SDL_UpdateTexture(texture, nil, base, Int32(bytesPerRow)) == 0 else {
+    var rect = SDL_Rect(
+      x: Int32(part?.x ?? 0), y: Int32(part?.y ?? 0), w: Int32(part?.width ?? width),
+      h: Int32(part?.height ?? height))
+    let start = base + Int(rect.y) * bytesPerRow + 4 * Int(rect.x)
+    guard SDL_UpdateTexture(texture, &rect, start, Int32(bytesPerRow)) == 0 else {
       throw LiveWindowError("cannot upload the frame: \(LiveWindow.sdlError())")
     }
     SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
@@ -385,7 +424,18 @@ public final class LiveWindow {
       try data.withUnsafeBytes { try readBack(size.width, size.height, stride, $0) }
     }
     SDL_RenderPresent(renderer)
+    needsWholeFrame = false
     return now()
+  }
+
+  /// `region` clipped to a `width` × `height` frame, or `nil` when nothing of it is left.
+  private static func clip(_ region: PixelRect, _ width: Int, _ height: Int) -> PixelRect? {
+    let x0 = max(0, region.x)
+    let y0 = max(0, region.y)
+    let x1 = min(width, region.x + region.width)
+    let y1 = min(height, region.y + region.height)
+    guard x1 > x0, y1 > y0 else { return nil }
+    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
   /// The window-surface presenter: copies the frame into the surface, waits for the next
@@ -394,9 +444,13 @@ public final class LiveWindow {
   /// `inPlace` frames were drawn on the surface itself (``canvas(reusing:)``); one whose
   /// memory is no longer the surface's (replaced by a resize SDL saw first) is not read: the
   /// window shows black until the next frame.
+  ///
+  /// With a `region` (the only pixels that changed since the frame shown before), only it is
+  /// copied and sent to the display (`SDL_UpdateWindowSurfaceRects`), unless the window needs a
+  /// whole frame.
   private func presentOnSurface(
     _ base: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, inPlace: Bool,
-    readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+    region: PixelRect?, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
   ) throws -> Double {
     guard let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
       let target = surface.pointee.pixels
@@ -412,20 +466,27 @@ public final class LiveWindow {
     // Black where no frame pixel lands: a stale in-place frame (not read), or a frame smaller
     // than the window just after a resize.
     let stale = inPlace && base != UnsafeRawPointer(target)
-    if stale || (!inPlace && (w < sw || h < sh)) {
+    let whole = stale || (!inPlace && (w < sw || h < sh))
+    if whole {
       SDL_FillRect(surface, nil, SDL_MapRGB(format, 0, 0, 0))
     }
+    let part = needsWholeFrame || whole ? nil : region.flatMap { LiveWindow.clip($0, w, h) }
+    let (x0, y0) = (part?.x ?? 0, part?.y ?? 0)
+    let (pw, ph) = (part?.width ?? w, part?.height ?? h)
     if inPlace {
       // Drawn on the surface already (or stale): nothing to copy.
     } else if LiveWindow.isARGBLayout(pixelFormat) {
-      for y in 0..<h {
-        (target + y * pitch).copyMemory(from: base + y * bytesPerRow, byteCount: 4 * w)
+      for y in y0..<(y0 + ph) {
+        (target + y * pitch + 4 * x0).copyMemory(
+          from: base + y * bytesPerRow + 4 * x0, byteCount: 4 * pw)
       }
     } else {
+      let bytes = format.pointee.BytesPerPixel
       guard
         SDL_ConvertPixels(
-          Int32(w), Int32(h), SDL_PIXELFORMAT_ARGB8888.rawValue, base, Int32(bytesPerRow),
-          pixelFormat, target, Int32(pitch)) == 0
+          Int32(pw), Int32(ph), SDL_PIXELFORMAT_ARGB8888.rawValue,
+          base + y0 * bytesPerRow + 4 * x0, Int32(bytesPerRow), pixelFormat,
+          target + y0 * pitch + Int(bytes) * x0, Int32(pitch)) == 0
       else {
         throw LiveWindowError("cannot convert the frame: \(LiveWindow.sdlError())")
       }
@@ -451,8 +512,17 @@ public final class LiveWindow {
       lastTick = tick
       wait(seconds: Double(tick) * period - t)
     }
-    guard SDL_UpdateWindowSurface(window) == 0 else {
-      throw LiveWindowError("cannot show the frame: \(LiveWindow.sdlError())")
+    if let part {
+      var rect = SDL_Rect(
+        x: Int32(part.x), y: Int32(part.y), w: Int32(part.width), h: Int32(part.height))
+      guard SDL_UpdateWindowSurfaceRects(window, &rect, 1) == 0 else {
+        throw LiveWindowError("cannot show the frame: \(LiveWindow.sdlError())")
+      }
+    } else {
+      guard SDL_UpdateWindowSurface(window) == 0 else {
+        throw LiveWindowError("cannot show the frame: \(LiveWindow.sdlError())")
+      }
+      needsWholeFrame = stale
     }
     return now()
   }
@@ -499,16 +569,33 @@ public final class LiveWindow {
   public func present(
     _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
   ) throws -> Double {
+    try present(canvas, region: nil, readBack: readBack)
+  }
+
+  /// Shows a frame drawn on a canvas of which only `region` changed since the frame shown
+  /// before: only the region is copied, uploaded and sent to the display (unless the window
+  /// needs a whole frame: just opened, exposed or resized).
+  ///
+  /// - Parameters:
+  ///   - canvas: The frame.
+  ///   - region: The pixels that changed, or `nil` for all of them.
+  ///   - readBack: Receives the displayed pixels before the present.
+  /// - Returns: The present time, seconds.
+  /// - Throws: `SwellLiveLoop/LiveWindowError` when SDL fails.
+  public func present(
+    _ canvas: LiveCanvas, region: PixelRect?,
+    readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
     if renderer == nil, let base = canvas.baseAddress {
       canvas.image.flush()
       return try presentOnSurface(
         base, width: canvas.width, height: canvas.height, bytesPerRow: canvas.bytesPerRow,
-        inPlace: true, readBack: readBack)
+        inPlace: true, region: region, readBack: readBack)
     }
     return try canvas.withUnsafeBytes { bytes in
       try present(
         pixels: bytes, width: canvas.width, height: canvas.height,
-        bytesPerRow: canvas.bytesPerRow, readBack: readBack)
+        bytesPerRow: canvas.bytesPerRow, region: region, readBack: readBack)
     }
   }
 

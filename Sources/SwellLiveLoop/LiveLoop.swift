@@ -1,5 +1,6 @@
 import Foundation
 import SwellLayers
+import SwellRender
 import SwellTime
 
 /// Something that shows live frames: an SDL window (`SwellLive/LiveWindow`) or a terminal
@@ -33,6 +34,21 @@ public protocol LiveDisplay: AnyObject {
   func present(
     _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
   ) throws -> Double
+  /// Shows a frame of which only `region` changed since the frame presented before it (the
+  /// rest of the canvas holds that frame's pixels): a display may show just the region.
+  /// Default: ``present(_:readBack:)``, the whole canvas.
+  ///
+  /// - Parameters:
+  ///   - canvas: The frame.
+  ///   - region: The pixels that changed, or `nil` for all of them.
+  ///   - readBack: When given, receives the displayed pixels (width, height, bytes per row,
+  ///     bytes) before the present.
+  /// - Returns: The present time, seconds on ``now()``'s clock.
+  /// - Throws: When the display fails.
+  func present(
+    _ canvas: LiveCanvas, region: PixelRect?,
+    readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double
   /// Sleeps, for frame-rate caps and pauses.
   ///
   /// - Parameter seconds: Seconds.
@@ -48,6 +64,21 @@ public protocol LiveDisplay: AnyObject {
 }
 
 extension LiveDisplay {
+  /// Shows the whole canvas, whatever changed.
+  ///
+  /// - Parameters:
+  ///   - canvas: The frame.
+  ///   - region: The pixels that changed (not used).
+  ///   - readBack: Receives the displayed pixels before the present.
+  /// - Returns: The present time, seconds.
+  /// - Throws: When the display fails.
+  public func present(
+    _ canvas: LiveCanvas, region: PixelRect?,
+    readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    try present(canvas, readBack: readBack)
+  }
+
   /// `current` when its size is ``frameSize``, else a new canvas of that size.
   ///
   /// - Parameter current: The canvas of the previous frame, or `nil`.
@@ -83,6 +114,9 @@ public protocol LiveContent: AnyObject {
   /// False when the last ``render(_:into:)`` left the canvas as it was (nothing changed since
   /// the frame before): the loop then does not present it. Default: true.
   var lastRenderChangedCanvas: Bool { get }
+  /// The pixels the last ``render(_:into:force:)`` changed, when it drew only those over the
+  /// frame before (the loop presents just them); `nil` for the whole canvas. Default: `nil`.
+  var lastRenderRegion: PixelRect? { get }
   /// Renders, drawing even when nothing changed when `force` is set (after a resize, with the
   /// HUD drawn over the frame, for a screenshot). Default: ``render(_:into:)``.
   ///
@@ -114,6 +148,9 @@ public protocol LiveContent: AnyObject {
 extension LiveContent {
   /// True: every frame is presented.
   public var lastRenderChangedCanvas: Bool { true }
+
+  /// `nil`: every frame is drawn whole.
+  public var lastRenderRegion: PixelRect? { nil }
 
   /// Renders, ignoring `force`: every frame is drawn.
   ///
@@ -309,8 +346,11 @@ public final class LiveLoop {
         if let limit = options.frameLimit, renderedFrames >= limit { return }
         continue
       }
+      // A frame drawn over the one before shows just what changed; the HUD is drawn over the
+      // whole frame (a forced, whole render).
+      let region = ui.showHUD ? nil : content.lastRenderRegion
       if ui.showHUD { drawHUD(on: canvas, frame: frame, drawSeconds: drawSeconds) }
-      let presentTime = try present(canvas, timedShot: timedShot, ui: &ui)
+      let presentTime = try present(canvas, region: region, timedShot: timedShot, ui: &ui)
       statistics.recordPresent(at: presentTime)
       let latchedStart = pacing.presented(at: presentTime, drawSeconds: drawSeconds)
       // Samples that arrived before the first frame was on screen waited for the window to
@@ -359,6 +399,8 @@ public final class LiveLoop {
         ui.screenshotPending = true
       case .key(.character("h")):
         ui.showHUD.toggle()
+        // The HUD's pixels are on the canvas: the next frame is drawn whole.
+        ui.forceDraw = true
       case .resized:
         canvas = try display.canvas(reusing: canvas)
         statistics.resetInterval()
@@ -400,17 +442,17 @@ public final class LiveLoop {
   }
 
   /// Presents, writing the screenshots this frame owes; returns the present time.
-  private func present(_ canvas: LiveCanvas, timedShot: Bool, ui: inout Interface) throws
-    -> Double
-  {
+  private func present(
+    _ canvas: LiveCanvas, region: PixelRect?, timedShot: Bool, ui: inout Interface
+  ) throws -> Double {
     var shots: [String] = []
     if timedShot { shots.append(options.screenshotPath ?? nextScreenshotPath()) }
     if ui.screenshotPending {
       ui.screenshotPending = false
       shots.append(nextScreenshotPath())
     }
-    if shots.isEmpty { return try display.present(canvas, readBack: nil) }
-    return try display.present(canvas) { w, h, stride, bytes in
+    if shots.isEmpty { return try display.present(canvas, region: region, readBack: nil) }
+    return try display.present(canvas, region: region) { w, h, stride, bytes in
       for path in shots {
         try LiveCanvas.writePNG(
           pixels: bytes, width: w, height: h, bytesPerRow: stride, to: path)

@@ -33,10 +33,21 @@ public final class ScenePlayer {
   private let contextRenderer = LayerRenderer()
   private var traceRows: [[Double]] = []
   private var lastDrawn: (digest: Int, width: Int, height: Int)?
+  /// The last tree ``render(_:into:force:)`` drew, where and how, for ``drawsOnlyDamage``.
+  private var lastFrame: (tree: Layer, image: ObjectIdentifier, placement: FramePlacement)?
   private var nextIndex = 0
   private var lastTarget: Double?
   /// False when the last ``render(_:into:force:)`` found the presentation already drawn.
   public private(set) var lastRenderChangedPixels = true
+  /// Whether ``render(_:into:force:)`` draws only the pixels that changed since the frame it
+  /// drew last into the same image (`SwellRender/FrameDamage`), over that frame's pixels. Set
+  /// it only when nothing else draws into the image between frames, or pass `force` after
+  /// something did (a live window's HUD). Default `false`: every frame is drawn whole.
+  public var drawsOnlyDamage = false
+  /// The pixels the last ``render(_:into:force:)`` drew: `nil` for the whole image (and when it
+  /// drew nothing, see ``lastRenderChangedPixels``), else the region of a frame drawn over the
+  /// previous one (``drawsOnlyDamage``), which is all a window needs to show again.
+  public private(set) var lastRenderRegion: PixelRect?
   /// The system's Reduce Motion setting, read before each frame advances: when it returns a
   /// value other than the last one, the scene follows it (`Scene.setSystemReduceMotion(_:)`).
   /// Give it something cheap and thread-safe, such as SwellDesktop's
@@ -186,13 +197,34 @@ public final class ScenePlayer {
     try advance(to: frame)
     let tree = scene.root.presentation(at: frame.targetTimestamp)
     let digest = tree.appearanceDigest()
+    lastRenderRegion = nil
     if !force, let last = lastDrawn, last == (digest, width, height) {
       lastRenderChangedPixels = false
       return
     }
-    try draw(tree, into: image)
+    let placement = placement(for: tree, pixelWidth: width, pixelHeight: height)
+    var damage = FrameDamage.full
+    if drawsOnlyDamage, !force, !drawsFitted(placement, pixelWidth: width, pixelHeight: height),
+      let last = lastFrame, last.image == ObjectIdentifier(image), last.placement == placement,
+      lastDrawn.map({ ($0.width, $0.height) == (width, height) }) == true
+    {
+      damage = FrameDamage.between(
+        last.tree, tree, placement: placement, pixelWidth: width, pixelHeight: height)
+    }
+    switch damage {
+    case .none:
+      lastRenderChangedPixels = false
+    case .region(let region):
+      try renderer.drawFrame(
+        tree, background: scene.background, placement: placement, into: image, region: region)
+      lastRenderRegion = region
+      lastRenderChangedPixels = true
+    case .full:
+      try draw(tree, into: image)
+      lastRenderChangedPixels = true
+    }
     lastDrawn = (digest, width, height)
-    lastRenderChangedPixels = true
+    lastFrame = drawsOnlyDamage ? (tree, ObjectIdentifier(image), placement) : nil
   }
 
   /// Feeds the motion and advances the scene without drawing (a hidden window).
@@ -364,6 +396,12 @@ public final class ScenePlayer {
     }
     try renderer.drawFrame(
       tree, background: scene.background, placement: placement, into: image)
+  }
+
+  /// True when frames go through ``drawFitted(_:placement:pixelWidth:pixelHeight:)``'s image
+  /// (edge-colour margins around a scene of another size): those are drawn whole.
+  private func drawsFitted(_ placement: FramePlacement, pixelWidth: Int, pixelHeight: Int) -> Bool {
+    margins == .edgeColors && pixelSize != (pixelWidth, pixelHeight)
   }
 
   /// With ``Margins/edgeColors`` and a fitted placement (an offset from the target's corner,

@@ -53,20 +53,54 @@ public final class BandedFrameRenderer {
   public func drawFrame(
     _ tree: Layer, background: Color?, placement: FramePlacement, into image: ImageSurface
   ) throws(RenderError) {
+    try drawFrame(tree, background: background, placement: placement, into: image, region: nil)
+  }
+
+  /// Draws the part of a frame inside `region` into an image, leaving the pixels outside it as
+  /// they are: over the previous frame's pixels, with the region a ``FrameDamage`` gave, the
+  /// image then equals the new frame drawn whole. A region is drawn in bands of its rows, each
+  /// band through a surface over the whole image clipped to the band's part of the region (not
+  /// translated: pixman then computes the pixels of the single-threaded frame, which a band
+  /// surface starting at another row does not always do for gradients).
+  ///
+  public func drawFrame(
+    _ tree: Layer, background: Color?, placement: FramePlacement, into image: ImageSurface,
+    region: PixelRect?
+  ) throws(RenderError) {
     let (width, height) = image.pixelSize
-    let bands = min(bandCount, height, max(1, width * height / max(1, minimumPixelsPerBand)))
-    guard bands > 1 else {
+    let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+    let area =
+      region.map { r -> PixelRect in
+        let x0 = min(max(r.x, 0), width)
+        let y0 = min(max(r.y, 0), height)
+        let x1 = min(max(r.x + r.width, x0), width)
+        let y1 = min(max(r.y + r.height, y0), height)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+      } ?? whole
+    guard area.width > 0, area.height > 0 else { return }
+    let bands = min(
+      bandCount, area.height, max(1, area.area / max(1, minimumPixelsPerBand)))
+    if bands == 1 && area == whole {
       try renderers[0].drawFrame(tree, background: background, placement: placement, into: image)
       return
     }
-    if (background?.alpha ?? 0) < 1 { image.clear() }
+    if area == whole && (background?.alpha ?? 0) < 1 { image.clear() }
     let stride = image.bytesPerRow
     let errors = ErrorSlots(count: bands)
     image.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
       let work = BandWork(
-        base: base, width: width, height: height, stride: stride, bands: bands,
+        base: base, area: area, frameHeight: area == whole ? nil : height, stride: stride,
+        bands: bands, clearsFirst: area != whole && (background?.alpha ?? 0) < 1,
         renderers: renderers, tree: tree, background: background, placement: placement)
+      if bands == 1 {
+        do throws(RenderError) {
+          try work.draw(0)
+        } catch {
+          errors.set(0, error)
+        }
+        return
+      }
       DispatchQueue.concurrentPerform(iterations: bands) { band in
         do throws(RenderError) {
           try work.draw(band)
@@ -79,36 +113,59 @@ public final class BandedFrameRenderer {
   }
 }
 
-/// What the band threads share: the image memory (each band writes only its own rows), one
-/// renderer per band, and a tree they only read. Sendable by that discipline, which
-/// ``BandedFrameRenderer/drawFrame(_:background:placement:into:)`` keeps: it waits for every
-/// band before returning.
+/// What the band threads share: the image memory (each band writes only its own rows of the
+/// area), one renderer per band, and a tree they only read. Sendable by that discipline, which
+/// ``BandedFrameRenderer/drawFrame(_:background:placement:into:region:)`` keeps: it waits for
+/// every band before returning.
 private struct BandWork: @unchecked Sendable {
   let base: UnsafeMutableRawPointer
-  let width: Int
-  let height: Int
+  /// The pixels drawn.
+  let area: PixelRect
+  /// For a part of the frame, the frame's height: each band draws on a surface over the whole
+  /// image, clipped to its rows of the area. `nil`: each band is a surface of its own rows.
+  let frameHeight: Int?
   let stride: Int
   let bands: Int
+  /// Clear each band before drawing (a part of a frame whose background is not opaque).
+  let clearsFirst: Bool
   let renderers: [LayerRenderer]
   let tree: Layer
   let background: Color?
   let placement: FramePlacement
 
-  /// Draws band `band`: rows `height · band / bands ..< height · (band + 1) / bands`.
+  /// Draws band `band`: the area's columns, and rows
+  /// `area.y + area.height · band / bands ..< area.y + area.height · (band + 1) / bands`.
   func draw(_ band: Int) throws(RenderError) {
-    let y0 = height * band / bands
-    let y1 = height * (band + 1) / bands
+    let y0 = area.y + area.height * band / bands
+    let y1 = area.y + area.height * (band + 1) / bands
     let surface: ImageSurface
     let context: CairoContext
     do {
-      surface = try ImageSurface(
-        unownedBytes: base + y0 * stride, pixelWidth: width, pixelHeight: y1 - y0,
-        bytesPerRow: stride)
+      if let frameHeight {
+        surface = try ImageSurface(
+          unownedBytes: base, pixelWidth: area.x + area.width, pixelHeight: frameHeight,
+          bytesPerRow: stride)
+      } else {
+        surface = try ImageSurface(
+          unownedBytes: base + y0 * stride, pixelWidth: area.width, pixelHeight: y1 - y0,
+          bytesPerRow: stride)
+      }
       context = try CairoContext(surface: surface)
     } catch {
       throw RenderError(.invalidFrame, reason: "cannot draw into the frame (\(error))")
     }
-    context.translate(x: 0, y: -Double(y0))
+    if frameHeight != nil {
+      context.rectangle(
+        x: Double(area.x), y: Double(y0), width: Double(area.width), height: Double(y1 - y0))
+      context.clip()
+      if clearsFirst {
+        context.compositingOperator = .clear
+        context.paint()
+        context.compositingOperator = .over
+      }
+    } else {
+      context.translate(x: 0, y: -Double(y0))
+    }
     try renderers[band].drawFrame(tree, background: background, placement: placement, in: context)
     surface.flush()
   }
