@@ -245,10 +245,10 @@ enum PathDamage {
   /// - Parameters:
   ///   - old: The path drawn before.
   ///   - new: The path drawn now.
-  /// - Returns: At most one box of the layer's plane.
   ///   - device: The layer's transform to device pixels (a side counts as moved only in part
   ///     when it is vertical or horizontal there: Cairo steps along a slanted edge from its
   ///     start, so a slanted side whose start moved may change pixels all along it by a level).
+  /// - Returns: At most one box of the layer's plane.
   static func boxes(_ old: Path, _ new: Path, drawnThrough device: AffineTransform) -> [Rect]? {
     let a = pieces(old)
     let b = pieces(new)
