@@ -1,6 +1,7 @@
 import Foundation
 import SwellGeometry
 import SwellLayers
+import SwellRender
 import Testing
 
 @testable import SwellLiveLoop
@@ -49,6 +50,53 @@ private final class FakeDisplay: LiveDisplay {
     return time
   }
 
+  func wait(seconds: Double) { time += max(0, seconds) }
+}
+
+/// Content that draws a band of rows over the frame before unless forced, as a scene whose crest
+/// moves does (`ScenePlayer.drawsOnlyDamage`), and records whether each render was forced.
+private final class BandContent: LiveContent {
+  var forced: [Bool] = []
+  var lastRenderRegion: PixelRect?
+
+  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas) throws {
+    try render(frame, into: canvas, force: true)
+  }
+
+  func render(_ frame: DisplayLinkFrame, into canvas: LiveCanvas, force: Bool) throws {
+    forced.append(force)
+    lastRenderRegion = force ? nil : PixelRect(x: 0, y: 2, width: 8, height: 2)
+  }
+
+  func handle(_ event: LiveEvent, at time: Double) {}
+
+  func hudLines(at time: Double) -> [String] { [] }
+}
+
+/// A display that records the region each present was given (`nil`: the whole canvas).
+private final class RegionDisplay: LiveDisplay {
+  var frameSize: (width: Int, height: Int) = (8, 6)
+  var isVsynced: Bool { true }
+  var refreshRate: Double { 60 }
+  var displayName: String { "fake regions" }
+  var time = 0.0
+  var queued: [[LiveEvent]] = []
+  var regions: [PixelRect?] = []
+  func now() -> Double { time }
+  func pollEvents() -> [LiveEvent] { queued.isEmpty ? [] : queued.removeFirst() }
+  func present(
+    _ canvas: LiveCanvas, readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    try present(canvas, region: nil, readBack: readBack)
+  }
+  func present(
+    _ canvas: LiveCanvas, region: PixelRect?,
+    readBack: ((Int, Int, Int, UnsafeRawBufferPointer) throws -> Void)?
+  ) throws -> Double {
+    regions.append(region)
+    time += 1.0 / 60
+    return time
+  }
   func wait(seconds: Double) { time += max(0, seconds) }
 }
 
@@ -161,6 +209,23 @@ private struct LiveLoopTests {
     for (a, b) in zip(times, times.dropFirst()) {
       #expect(abs((b - a) - 1.0 / 60) < 1e-6, "targets \(times)")
     }
+  }
+
+  @Test(
+    "a frame drawn over the one before is presented as its region; the first, the HUD's and the one after the HUD are whole"
+  )
+  func regions() throws {
+    let display = RegionDisplay()
+    // Frames 0-2 plain, h before frame 3 (HUD on for frames 3-4), h again before frame 5.
+    display.queued = [[], [], [], [.key(.character("h"))], [], [.key(.character("h"))], [], []]
+    let content = BandContent()
+    var options = LiveLoopOptions()
+    options.frameLimit = 8
+    let loop = LiveLoop(display: display, content: content, options: options)
+    try loop.run()
+    let band = PixelRect(x: 0, y: 2, width: 8, height: 2)
+    #expect(content.forced == [true, false, false, true, true, true, false, false])
+    #expect(display.regions == [nil, band, band, nil, nil, nil, band, band])
   }
 
   @Test("screenshot-at snaps a frame to the requested time and writes the PNG")
