@@ -181,6 +181,84 @@ extension LiveWindowToolTests {
   }
 }
 
+extension LiveWindowToolTests {
+  /// The resting wave's frames are drawn and sent to X as the band its crest moved through
+  /// (`SDL_UpdateWindowSurfaceRects`; with OpenGL, the band of the texture is uploaded): after a
+  /// second of them, paused, the window's pixels as X has them (read back with ffmpeg's
+  /// x11grab) are the frame the loop drew, every pixel.
+  @Test(
+    "partial presents: what X shows after a second of crest bands is the whole frame drawn",
+    arguments: ["software", "opengl"])
+  func partialPresents(renderer: String) async throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let x = try PrivateXServer()
+    let display = x.display
+    let first = folder.appendingPathComponent("first.png").path
+    let grabbed = folder.appendingPathComponent("grabbed.bgra").path
+    let r = try await LiveTool.run(
+      [
+        "live", "waterwave", "--size", "195x422@1", "--motion", "script:hold 120s",
+        "--renderer", renderer, "--screenshot-at", "0", "--screenshot", first,
+      ], environment: ["DISPLAY": display], directory: folder
+    ) { process in
+      let window = try focusedWindow(of: process.processIdentifier, display: display)
+      guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: first) }) else {
+        throw ToolError("the first frame was never presented")
+      }
+      usleep(1_000_000)
+      try spawnProgram("xdotool", ["key", "--window", window, "space", "s"], display: display)
+      let shot = folder.appendingPathComponent("swell-live-waterwave-2.png").path
+      guard waitFor(seconds: 60, { FileManager.default.fileExists(atPath: shot) }) else {
+        throw ToolError("no screenshot while paused")
+      }
+      let geometry = try spawnProgram(
+        "xdotool", ["getwindowgeometry", "--shell", window], display: display)
+      var values: [String: Int] = [:]
+      for line in geometry.split(separator: "\n") {
+        let parts = line.split(separator: "=")
+        if parts.count == 2, let v = Int(parts[1]) { values[String(parts[0])] = v }
+      }
+      let (wx, wy) = (values["X"] ?? 0, values["Y"] ?? 0)
+      try spawnProgram(
+        "ffmpeg",
+        [
+          "-hide_banner", "-loglevel", "error", "-f", "x11grab", "-draw_mouse", "0",
+          "-video_size", "195x422", "-i",
+          "\(display)+\(wx),\(wy)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "bgra",
+          "-y", grabbed,
+        ], display: display)
+      try spawnProgram("xdotool", ["key", "--window", window, "q"], display: display)
+    }
+    withExtendedLifetime(x) {}
+    #expect(r.status == 0, "\(r.stderr)")
+    let drawn = try ImageSurface.load(
+      contentsOfPNGFile: folder.appendingPathComponent("swell-live-waterwave-2.png").path)
+    let onScreen = try Data(contentsOf: URL(fileURLWithPath: grabbed))
+    try #require(onScreen.count == 195 * 422 * 4)
+    #expect(drawn.pixelWidth == 195 && drawn.pixelHeight == 422)
+    var differing = 0
+    for y in 0..<422 {
+      for x in 0..<195 {
+        let i = 4 * (y * 195 + x)
+        guard let p = drawn.pixel(x: x, y: y) else { continue }
+        if (onScreen[i + 2], onScreen[i + 1], onScreen[i]) != (p.red, p.green, p.blue) {
+          differing += 1
+        }
+      }
+    }
+    #expect(differing == 0, "\(differing) pixels on screen differ from the frame drawn")
+    // Not a blank or stale window: water and sky differ, and the crest moved since frame 0.
+    let firstFrame = try ImageSurface.load(contentsOfPNGFile: first)
+    #expect(drawn.pixel(x: 97, y: 5) != drawn.pixel(x: 97, y: 415))
+    var moved = 0
+    for y in 0..<422 {
+      for x in 0..<195 where firstFrame.pixel(x: x, y: y) != drawn.pixel(x: x, y: y) { moved += 1 }
+    }
+    #expect(moved > 0)
+  }
+}
+
 /// Waits for a mapped window of the process `pid` on a private X server and gives it the input
 /// focus, so that xdotool's keys reach it. Every try searches again and asks again: a window found
 /// before it is mapped refuses the focus, and asking once for a window found too early failed a
