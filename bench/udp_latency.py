@@ -13,6 +13,7 @@ target of issue 11: one frame interval plus one sample period.
 
 import argparse
 import json
+import math
 import random
 import socket
 import subprocess
@@ -28,6 +29,11 @@ def main() -> None:
     p.add_argument("--frames", type=int, default=600)
     p.add_argument("--rate", type=float, default=100.0)
     p.add_argument("--renderer", default="auto", help="swell live --renderer: auto, opengl, software")
+    p.add_argument("--rock", type=float, default=0.0,
+                   help="rock the device about the screen's normal by this many degrees at 0.5 Hz "
+                        "(default 0: at rest, when only the water's crest moves)")
+    p.add_argument("--whole-frames", action="store_true",
+                   help="swell live --whole-frames: draw and show every frame whole")
     args = p.parse_args()
 
     port = random.randint(30000, 60000)
@@ -37,8 +43,15 @@ def main() -> None:
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         period = 1.0 / args.rate
         next_time = time.monotonic()
+        start = time.monotonic()
+        amplitude = math.radians(args.rock)
+        omega = 2 * math.pi * 0.5
         while not stop.is_set():
-            line = {"t": time.monotonic(), "gyro": [0.0, 0.0, 0.0], "accel": [0.0, 9.81, 0.0]}
+            t = time.monotonic()
+            angle = amplitude * math.sin(omega * (t - start))
+            rate = amplitude * omega * math.cos(omega * (t - start))
+            line = {"t": t, "gyro": [0.0, 0.0, rate],
+                    "accel": [9.81 * math.sin(angle), 9.81 * math.cos(angle), 0.0]}
             s.sendto((json.dumps(line) + "\n").encode(), ("127.0.0.1", port))
             next_time += period
             time.sleep(max(0.0, next_time - time.monotonic()))
@@ -48,7 +61,8 @@ def main() -> None:
     try:
         r = subprocess.run(
             [args.swell, "live", args.scene, "--motion", f"udp:{port}", "--size", args.size,
-             "--renderer", args.renderer, "--frames", str(args.frames), "--stats"],
+             "--renderer", args.renderer, "--frames", str(args.frames), "--stats"]
+            + (["--whole-frames"] if args.whole_frames else []),
             capture_output=True, text=True, check=False)
     finally:
         stop.set()

@@ -140,6 +140,10 @@ public struct LiveSession {
   public var terminal = false
   /// How the window puts frames on the screen (default: automatic).
   public var presenter = LiveWindow.Presenter.automatic
+  /// Draw and show every frame whole, instead of only the region that changed since the frame
+  /// before (`ScenePlayer.drawsOnlyDamage`, on by default): for a display that shows partial
+  /// updates wrongly, and to measure what drawing only the changes saves.
+  public var drawsWholeFrames = false
   /// The window title.
   public var title: String
   /// Where to write the per-frame presentation values (CSV, `swell trace`'s columns), or `nil`.
@@ -176,6 +180,7 @@ public struct LiveSession {
     content.tracing = traceOut != nil
     content.player.margins = terminal ? .edgeColors : .background
     content.player.systemReduceMotion = systemReduceMotion
+    content.player.drawsOnlyDamage = !drawsWholeFrames
     return content
   }
 

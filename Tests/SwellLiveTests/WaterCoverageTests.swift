@@ -301,6 +301,26 @@ private struct WaterCoverageTests {
     }
   }
 
+  @Test("a session draws the resting wave's frames as regions; --whole-frames draws them whole")
+  func wholeFrames() throws {
+    for whole in [false, true] {
+      let motion = ArrayMotionFeed(try MotionScript(parsing: "hold 2s").samples(rate: 100))
+      var session = LiveSession(scene: FileScene(file: .waterwave), motion: motion, title: "w")
+      session.drawsWholeFrames = whole
+      let content = session.makeContent()
+      #expect(content.player.drawsOnlyDamage == !whole)
+      let canvas = try LiveCanvas(width: 130, height: 281)
+      var link = DisplayLink(preferredFramesPerSecond: 30, startTime: motion.startTime)
+      var regions = 0
+      for _ in 0..<30 {
+        guard let f = link.step() else { break }
+        try content.render(f, into: canvas, force: false)
+        if content.lastRenderRegion != nil { regions += 1 }
+      }
+      if whole { #expect(regions == 0) } else { #expect(regions >= 20, "\(regions) of 30") }
+    }
+  }
+
   @Test(
     "in the terminal a fixed-frame scene's edges continue into the bars beside it; a window keeps the background"
   )

@@ -34,6 +34,7 @@ struct LiveCommand: TypedToolCommand {
     var loop: Bool
     var terminal: Bool
     var renderer: LiveWindow.Presenter?
+    var wholeFrames: Bool
     /// The loop's frame cap, frame limit, screenshot time and HUD, read straight from the options.
     var loopOptions = LiveLoopOptions()
     var stats: Bool
@@ -75,6 +76,11 @@ struct LiveCommand: TypedToolCommand {
           how frames reach the window: auto: OpenGL on a GPU, the window's own surface when \
           OpenGL is a software rasterizer (Xvfb, a VM); opengl; software
           """)
+      wholeFrames = p.flag(
+        "--whole-frames",
+        help:
+          "draw and show every frame whole, not only the part that changed since the frame "
+          + "before (docs/live.md)")
       loopOptions.framesPerSecondCap =
         try p.option(
           "--fps", in: .positive, defaultText: "the display's refresh rate; 30 in a terminal",
@@ -149,6 +155,7 @@ struct LiveCommand: TypedToolCommand {
     var session = LiveSession(scene: scene, motion: feed, title: "swell live \(scene.name)")
     session.terminal = o.terminal
     session.presenter = o.renderer ?? .automatic
+    session.drawsWholeFrames = o.wholeFrames
     session.traceOut = o.traceOut
     session.options = o.loopOptions
     if let screenshotAt = o.loopOptions.screenshotAt {
