@@ -113,7 +113,7 @@ extension ExportBenchmark {
       .init(
         "export.mp4.WxH.frame_ms",
         "swell render of the same frames to MP4 (libx264 \(preset), swell render's default), "
-          + "ms per frame"),
+          + "ms per frame, timed after one untimed MP4 pair (a warm-up)"),
       .init(
         "export.mp4.WxH.ffmpeg_ms",
         "the baseline: ffmpeg encoding the raw BGRA frames from a file, converting them "

@@ -15,7 +15,8 @@ import SwellTime
 /// Figures, milliseconds per frame end to end (for ffmpeg, its start-up included; full run
 /// 1170×2532 pixels (390×844 points @3x), 30 frames, three repetitions; `--quick` 390×844 @1x,
 /// 6 frames, two), each repetition of Swell beside one of its baseline, Swell first in odd
-/// repetitions and ffmpeg first in even ones:
+/// repetitions and ffmpeg first in even ones; the PNG repetitions first, then one MP4 pair
+/// untimed (a warm-up), then the MP4 repetitions:
 /// - `export.png_sequence.WxH.frame_ms`: a numbered PNG sequence (`frames/%04d.png`);
 ///   `export.png_sequence.WxH.ffmpeg_ms`: ffmpeg's PNG encoder writing the same frames as RGB
 ///   PNGs (`-pix_fmt rgb24`, its default zlib level and filter, its frame threads);
@@ -105,7 +106,19 @@ package enum ExportBenchmark: Benchmark {
       png.ffmpegSize.append(kibPerFrame(in: ffmpegFolder, frames: frames))
       try? FileManager.default.removeItem(atPath: swellFolder)
       try? FileManager.default.removeItem(atPath: ffmpegFolder)
-
+    }
+    // One MP4 pair untimed first: the first MP4 export in a process ran 1.4-1.6× as long as
+    // the next ones (0.3-0.6 s more system time, memory first touched), and the job that first
+    // followed the PNG runs was slow too, whichever it was.
+    progress("export: MP4 (\(preset)), warming up")
+    _ = perFrame(frames) {
+      try export(
+        options: options, motion: motion, frames: frames, configuration: configuration,
+        to: folder + "/swell.mp4", ffmpeg: video)
+    }
+    _ = perFrame(frames) { try runFFmpeg(ffmpeg, videoArguments) }
+    for run in 1...repetitions {
+      let swellFirst = run % 2 == 1
       progress("export: MP4 (\(preset)), run \(run) of \(repetitions)")
       let mp4Runs = inOrder(swellFirst) {
         perFrame(frames) {
