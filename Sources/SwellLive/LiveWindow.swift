@@ -386,7 +386,7 @@ public final class LiveWindow {
         base, width: width, height: height, bytesPerRow: bytesPerRow, inPlace: false,
         region: region, readBack: readBack)
     }
-    var part = needsWholeFrame ? nil : region.flatMap { LiveWindow.clip($0, width, height) }
+    var part = needsWholeFrame ? nil : region?.clipped(toWidth: width, height: height)
     if texture == nil || textureSize != (width, height) {
       part = nil
       if let texture { SDL_DestroyTexture(texture) }
@@ -428,16 +428,6 @@ public final class LiveWindow {
     return now()
   }
 
-  /// `region` clipped to a `width` × `height` frame, or `nil` when nothing of it is left.
-  private static func clip(_ region: PixelRect, _ width: Int, _ height: Int) -> PixelRect? {
-    let x0 = max(0, region.x)
-    let y0 = max(0, region.y)
-    let x1 = min(width, region.x + region.width)
-    let y1 = min(height, region.y + region.height)
-    guard x1 > x0, y1 > y0 else { return nil }
-    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-  }
-
   /// The window-surface presenter: copies the frame into the surface, waits for the next
   /// refresh tick (a timer on the refresh grid from the window's opening), and shows it.
   ///
@@ -470,7 +460,7 @@ public final class LiveWindow {
     if whole {
       SDL_FillRect(surface, nil, SDL_MapRGB(format, 0, 0, 0))
     }
-    let part = needsWholeFrame || whole ? nil : region.flatMap { LiveWindow.clip($0, w, h) }
+    let part = needsWholeFrame || whole ? nil : region?.clipped(toWidth: w, height: h)
     let (x0, y0) = (part?.x ?? 0, part?.y ?? 0)
     let (pw, ph) = (part?.width ?? w, part?.height ?? h)
     if inPlace {

@@ -94,6 +94,24 @@ func channelDistance(_ a: Pixel?, _ b: Pixel?) -> Int {
 private struct FrameDamageTests {
   let size = Size(width: 120, height: 200)
 
+  @Test(
+    "a pixel rectangle clipped to a frame",
+    arguments: [
+      (PixelRect(x: -3, y: 2, width: 10, height: 5), PixelRect(x: 0, y: 2, width: 7, height: 5)),
+      (PixelRect(x: 5, y: 6, width: 10, height: 10), PixelRect(x: 5, y: 6, width: 3, height: 4)),
+      (PixelRect(x: 1, y: 1, width: 2, height: 2), PixelRect(x: 1, y: 1, width: 2, height: 2)),
+    ])
+  func clipped(rect: PixelRect, expected: PixelRect) {
+    #expect(rect.clipped(toWidth: 8, height: 10) == expected)
+  }
+
+  @Test("a pixel rectangle outside the frame, or empty, clips to nothing")
+  func clippedAway() {
+    #expect(PixelRect(x: 8, y: 0, width: 4, height: 4).clipped(toWidth: 8, height: 10) == nil)
+    #expect(PixelRect(x: 0, y: -5, width: 4, height: 5).clipped(toWidth: 8, height: 10) == nil)
+    #expect(PixelRect(x: 2, y: 2, width: 0, height: 3).clipped(toWidth: 8, height: 10) == nil)
+  }
+
   @Test("the same tree, and a change inside a hidden layer, damage nothing")
   func nothing() {
     let path = waterPath(width: 120, level: 100, amplitude: 8, phase: 0, bottom: 200)

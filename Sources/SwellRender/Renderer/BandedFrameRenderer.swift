@@ -69,14 +69,13 @@ public final class BandedFrameRenderer {
   ) throws(RenderError) {
     let (width, height) = image.pixelSize
     let whole = PixelRect(x: 0, y: 0, width: width, height: height)
-    let area =
-      region.map { r -> PixelRect in
-        let x0 = min(max(r.x, 0), width)
-        let y0 = min(max(r.y, 0), height)
-        let x1 = min(max(r.x + r.width, x0), width)
-        let y1 = min(max(r.y + r.height, y0), height)
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-      } ?? whole
+    let area: PixelRect
+    if let region {
+      guard let inside = region.clipped(toWidth: width, height: height) else { return }
+      area = inside
+    } else {
+      area = whole
+    }
     guard area.width > 0, area.height > 0 else { return }
     let bands = min(
       bandCount, area.height, max(1, area.area / max(1, minimumPixelsPerBand)))

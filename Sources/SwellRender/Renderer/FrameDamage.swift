@@ -29,6 +29,21 @@ public struct PixelRect: Hashable, Sendable {
 
   /// The number of pixels covered.
   public var area: Int { width * height }
+
+  /// The part of the rectangle inside a `width` × `height` frame, or `nil` when none is.
+  ///
+  /// - Parameters:
+  ///   - width: The frame's width, pixels.
+  ///   - height: The frame's height, pixels.
+  /// - Returns: The clipped rectangle.
+  public func clipped(toWidth width: Int, height: Int) -> PixelRect? {
+    let x0 = max(0, x)
+    let y0 = max(0, y)
+    let x1 = min(width, x + self.width)
+    let y1 = min(height, y + self.height)
+    guard x1 > x0, y1 > y0 else { return nil }
+    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
 }
 
 /// What changed between two frames of the same layer tree, in pixels: the region a renderer must
