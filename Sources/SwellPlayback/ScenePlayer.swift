@@ -34,7 +34,15 @@ public final class ScenePlayer {
   private var traceRows: [[Double]] = []
   private var lastDrawn: (digest: Int, width: Int, height: Int)?
   /// The last tree ``render(_:into:force:)`` drew, where and how, for ``drawsOnlyDamage``.
-  private var lastFrame: (tree: Layer, image: ObjectIdentifier, placement: FramePlacement)?
+  private var lastFrame: LastFrame?
+
+  /// A frame drawn into an image: the image is held weakly, so one freed and another made at
+  /// its address is never taken for it.
+  private struct LastFrame {
+    let tree: Layer
+    weak var image: ImageSurface?
+    let placement: FramePlacement
+  }
   private var nextIndex = 0
   private var lastTarget: Double?
   /// False when the last ``render(_:into:force:)`` found the presentation already drawn.
@@ -205,8 +213,7 @@ public final class ScenePlayer {
     let placement = placement(for: tree, pixelWidth: width, pixelHeight: height)
     var damage = FrameDamage.full
     if drawsOnlyDamage, !force, !drawsFitted(placement, pixelWidth: width, pixelHeight: height),
-      let last = lastFrame, last.image == ObjectIdentifier(image), last.placement == placement,
-      lastDrawn.map({ ($0.width, $0.height) == (width, height) }) == true
+      let last = lastFrame, last.image === image, last.placement == placement
     {
       damage = FrameDamage.between(
         last.tree, tree, placement: placement, pixelWidth: width, pixelHeight: height)
@@ -224,7 +231,7 @@ public final class ScenePlayer {
       lastRenderChangedPixels = true
     }
     lastDrawn = (digest, width, height)
-    lastFrame = drawsOnlyDamage ? (tree, ObjectIdentifier(image), placement) : nil
+    lastFrame = drawsOnlyDamage ? LastFrame(tree: tree, image: image, placement: placement) : nil
   }
 
   /// Feeds the motion and advances the scene without drawing (a hidden window).

@@ -58,11 +58,19 @@ public final class BandedFrameRenderer {
 
   /// Draws the part of a frame inside `region` into an image, leaving the pixels outside it as
   /// they are: over the previous frame's pixels, with the region a ``FrameDamage`` gave, the
-  /// image then equals the new frame drawn whole. A region is drawn in bands of its rows, each
-  /// band through a surface over the whole image clipped to the band's part of the region (not
-  /// translated: pixman then computes the pixels of the single-threaded frame, which a band
-  /// surface starting at another row does not always do for gradients).
+  /// image then equals the new frame drawn whole, within one level of 255 on a row or two
+  /// (Cairo clips outlines to the region before rasterising them). A region is drawn in bands of
+  /// its rows, each band through a surface over the whole image clipped to the band's part of
+  /// the region, not translated, so pixel centres keep the whole frame's coordinates.
   ///
+  /// - Parameters:
+  ///   - tree: The root of the presentation tree.
+  ///   - background: The background colour, or `nil` for transparent.
+  ///   - placement: Points to pixels.
+  ///   - image: The target image, holding the previous frame outside `region`.
+  ///   - region: The pixels to draw (clipped to the image; nothing when none is inside), or
+  ///     `nil` for all of them.
+  /// - Throws: ``RenderError`` as the single-threaded call (the first band's error).
   public func drawFrame(
     _ tree: Layer, background: Color?, placement: FramePlacement, into image: ImageSurface,
     region: PixelRect?
@@ -76,7 +84,6 @@ public final class BandedFrameRenderer {
     } else {
       area = whole
     }
-    guard area.width > 0, area.height > 0 else { return }
     let bands = min(
       bandCount, area.height, max(1, area.area / max(1, minimumPixelsPerBand)))
     if bands == 1 && area == whole {
@@ -92,14 +99,6 @@ public final class BandedFrameRenderer {
         base: base, area: area, frameHeight: area == whole ? nil : height, stride: stride,
         bands: bands, clearsFirst: area != whole && (background?.alpha ?? 0) < 1,
         renderers: renderers, tree: tree, background: background, placement: placement)
-      if bands == 1 {
-        do throws(RenderError) {
-          try work.draw(0)
-        } catch {
-          errors.set(0, error)
-        }
-        return
-      }
       DispatchQueue.concurrentPerform(iterations: bands) { band in
         do throws(RenderError) {
           try work.draw(band)
