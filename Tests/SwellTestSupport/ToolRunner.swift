@@ -304,10 +304,12 @@ public final class PrivateSessionBus {
       let child = spawnServer(
         "exec dbus-daemon --session --nofork --nopidfile --address=unix:path=\(socket)")
     else { throw ProgramFailed(description: "dbus-daemon could not start") }
+    // The socket's file appears when dbus-daemon binds it, before it listens: a connection
+    // made then is refused. Wait until one is accepted.
     let up = waitFor(seconds: 10) {
-      FileManager.default.fileExists(atPath: socket) || waitpid(child, nil, WNOHANG) == child
+      acceptsConnections(socket) || waitpid(child, nil, WNOHANG) == child
     }
-    guard up, FileManager.default.fileExists(atPath: socket) else {
+    guard up, acceptsConnections(socket) else {
       kill(child, SIGTERM)
       waitpid(child, nil, 0)
       throw ProgramFailed(description: "no dbus-daemon came up")
@@ -320,6 +322,28 @@ public final class PrivateSessionBus {
     kill(pid, SIGTERM)
     waitpid(pid, nil, 0)
     try? FileManager.default.removeItem(at: folder)
+  }
+}
+
+/// Whether a Unix stream socket at `path` accepts a connection (it is bound and listening).
+///
+/// - Parameter path: The socket's path.
+/// - Returns: `true` when `connect` succeeded.
+func acceptsConnections(_ path: String) -> Bool {
+  let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+  guard fd >= 0 else { return false }
+  defer { close(fd) }
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  let bytes = Array(path.utf8)
+  guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+  withUnsafeMutableBytes(of: &address.sun_path) { raw in
+    for (i, byte) in bytes.enumerated() { raw[i] = byte }
+  }
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+    }
   }
 }
 
