@@ -93,9 +93,18 @@ private struct Generator {
       s += "      else\n"
       if c.arguments.count > 1 {
         // The argument's position: the words after the command that are not options.
+        // The argument's position: the words after the command that are neither options nor
+        // the values of options that take one.
+        let valued = c.options.filter(\.takesValue).flatMap(\.allNames).map(bashWord)
         s += "        local n=0 i\n"
         s += "        for ((i = 2; i < COMP_CWORD; i++)); do\n"
-        s += "          [[ \"${COMP_WORDS[i]}\" == -* ]] || n=$((n + 1))\n"
+        s += "          case \"${COMP_WORDS[i]}\" in\n"
+        if !valued.isEmpty {
+          s += "            " + valued.joined(separator: "|") + ") i=$((i + 1)) ;;\n"
+        }
+        s += "            -*) ;;\n"
+        s += "            *) n=$((n + 1)) ;;\n"
+        s += "          esac\n"
         s += "        done\n"
         s += "        case $n in\n"
         for (i, a) in c.arguments.enumerated() {
@@ -238,15 +247,57 @@ private struct Generator {
         }
         s += line + " -d " + fishQuote(brief(o.help)) + "\n"
       }
-      switch c.arguments.first?.valueKind ?? .text {
-      case .file, .directory: s += "complete -c \(tool) \(when) -F\n"
-      case .choice(let names):
-        s += "complete -c \(tool) \(when) -a \(fishQuote(names.joined(separator: " ")))\n"
-      case .scene:
-        s += "complete -c \(tool) \(when) -F -a \(fishQuote(sceneNames.joined(separator: " ")))\n"
-      default: break
+      if c.arguments.count > 1 {
+        s += fishArgumentCounter(c)
+        for (i, a) in c.arguments.enumerated() {
+          let test = i == c.arguments.count - 1 ? "-ge \(i)" : "-eq \(i)"
+          let position =
+            "-n '__fish_seen_subcommand_from \(c.name); and test (\(fishCounter(c))) \(test)'"
+          s += fishArgument(a.valueKind, when: position)
+        }
+      } else {
+        s += fishArgument(c.arguments.first?.valueKind ?? .text, when: when)
       }
     }
+    return s
+  }
+
+  /// The completion of a positional argument of `kind` under the condition `when`.
+  func fishArgument(_ kind: OptionValueKind, when: String) -> String {
+    switch kind {
+    case .file, .directory: return "complete -c \(tool) \(when) -F\n"
+    case .choice(let names):
+      return "complete -c \(tool) \(when) -a \(fishQuote(names.joined(separator: " ")))\n"
+    case .scene:
+      return "complete -c \(tool) \(when) -F -a \(fishQuote(sceneNames.joined(separator: " ")))\n"
+    case .choiceOrFile(let names):
+      return "complete -c \(tool) \(when) -F -a \(fishQuote(names.joined(separator: " ")))\n"
+    case .flag, .number, .text: return ""
+    }
+  }
+
+  /// The name of the fish function that counts a command's positional words so far.
+  func fishCounter(_ c: CommandSpec) -> String {
+    "_" + function + "_" + c.name.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+      + "_arguments"
+  }
+
+  /// A fish function printing how many positional words follow the command before the cursor:
+  /// options do not count, nor the value after an option that takes one.
+  func fishArgumentCounter(_ c: CommandSpec) -> String {
+    let valued = c.options.filter(\.takesValue).flatMap(\.allNames)
+    var s = "function \(fishCounter(c))\n"
+    s += "    set -l n 0\n    set -l skip 0\n"
+    s += "    for word in (commandline -opc)[3..-1]\n"
+    s += "        if test $skip -eq 1\n            set skip 0\n            continue\n        end\n"
+    s += "        switch $word\n"
+    if !valued.isEmpty {
+      s += "            case " + valued.map(fishQuote).joined(separator: " ") + "\n"
+      s += "                set skip 1\n"
+    }
+    s += "            case '-*'\n"
+    s += "            case '*'\n                set n (math $n + 1)\n"
+    s += "        end\n    end\n    echo $n\nend\n"
     return s
   }
 

@@ -24,12 +24,46 @@ private struct CompletionManPageTests {
       complete swell record --mo
       complete swell trace wat
       complete swell completion z
+      complete swell scene -o x ''
+      complete swell scene -o x check wat
       """
     let run = try runProgram("bash", ["-c", probe])
     #expect(
       run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
-        "render", "xMagneticNorthZVertical", "--mode", "waterwave", "zsh", "",
+        "render", "xMagneticNorthZVertical", "--mode", "waterwave", "zsh",
+        // An option's value is not a positional argument: `x` is the output, so the first
+        // argument (print or check) is still to come, and after it, the scene.
+        "print check", "waterwave", "",
       ], "\(run.out) \(run.err)")
+  }
+
+  /// What fish offers for a command line, one word per line (descriptions dropped), sorted.
+  private static func fishOffers(_ script: URL, _ line: String) throws -> [String] {
+    let run = try runProgram(
+      "fish", ["--no-config", "-c", "source '\(script.path)'; complete -C '\(line)'"])
+    #expect(run.status == 0 && run.err.isEmpty, "\(run.err)")
+    return run.out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.sorted()
+  }
+
+  @Test("fish completes each positional argument in its place, past options and their values")
+  func fishPositions() throws {
+    let r = try runSwell(["completion", "fish"])
+    #expect(r.status == 0)
+    let folder = try scratchFolder("completion")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("swell.fish")
+    try Data(r.out.utf8).write(to: script)
+    _ = try requireProgram("fish")
+    #expect(try Self.fishOffers(script, "swell rend") == ["render"])
+    #expect(try Self.fishOffers(script, "swell scene ") == ["check", "print"])
+    #expect(try Self.fishOffers(script, "swell scene -o x ") == ["check", "print"])
+    #expect(try Self.fishOffers(script, "swell scene check wat") == ["waterwave"])
+    #expect(try Self.fishOffers(script, "swell scene -o out.json print gl") == ["glass"])
+    #expect(
+      try Self.fishOffers(script, "swell fuse x --reference-frame xM") == [
+        "xMagneticNorthZVertical"
+      ])
+    #expect(try Self.fishOffers(script, "swell completion z") == ["zsh"])
   }
 
   @Test("zsh and fish scripts name every command and option", arguments: ["zsh", "fish"])
