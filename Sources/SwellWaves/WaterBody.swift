@@ -98,7 +98,10 @@ public struct WaterBody: Sendable {
     public var flatTilt = 5 * Double.pi / 180
     /// The discharge coefficient `C_d` of the weir flow over an open container's lip (default
     /// 0.602, the constant term of Rehbock's coefficient for a sharp-crested rectangular weir,
-    /// `C_d ≈ 0.602 + 0.083·h/P`; a glass's rim is a thin, sharp crest).
+    /// `C_d ≈ 0.602 + 0.083·h/P` (Rehbock, Trans. ASCE 93, 1929), and of Kindsvater-Carter's
+    /// for a weir as wide as its channel, `0.602 + 0.075·h/P` (USBR Water Measurement Manual,
+    /// ch. 7); a glass's rim is a thin, sharp crest; the `h/P` term is left out, P having no fixed
+    /// meaning in a glass that turns).
     public var weirCoefficient = 0.602
 
     /// Creates parameters with the defaults.
