@@ -284,7 +284,7 @@ public func encodeScan(_ channels: [(index: Int, type: String, value: Int64)]) -
 }
 
 /// Plays the kernel on a fake character device: opens a FIFO for writing on another thread
-/// (waiting up to 10 s for the reader) and writes it piece by piece, each piece one `write(2)`
+/// (waiting up to 60 s for the reader) and writes it piece by piece, each piece one `write(2)`
 /// (repeated only for what a short write left). Pieces either follow each other at once (the
 /// chunked form, ``init(path:bytes:chunk:holdOpen:drainBeforeClose:)``), or each is written only
 /// once the reader has taken every byte of the one before, so a read can be made to end in the
@@ -345,8 +345,12 @@ public final class PiecewiseFIFOWriter: Sendable {
     let allDrained = self.allDrained
     let thread = Thread {
       defer { done.signal() }
+      // The reader opens the FIFO from a task: on a loaded machine, with other tests' blocking
+      // waits holding the few threads tasks share, that can take well over 10 s (a 10 s limit
+      // failed a loaded run), so wait up to 60 s of wall-clock time.
       var fd: Int32 = -1
-      for _ in 0..<10_000 {
+      let deadline = TestDeadline(seconds: 60)
+      while !deadline.hasPassed {
         fd = open(path, O_WRONLY | O_NONBLOCK)
         if fd >= 0 || errno != ENXIO { break }
         usleep(1000)

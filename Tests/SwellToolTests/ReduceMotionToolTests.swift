@@ -97,11 +97,17 @@ private struct ReduceMotionToolTests {
       address: bus.address,
       settings: [FakePortal.key(Self.appearance, "reduced-motion"): .unsigned(1)])
     defer { portal.stop() }
-    // Once the tool has read the setting, let the view run reduced for 2.5 s (past the turn
-    // and its animation), then turn Reduce Motion off.
-    let r = try await Self.run([], bus: bus.address, frames: 180) { _ in
+    // Once the tool has read the setting and its window is up (on a loaded machine the window
+    // can take over a second after the read, and the frames' clock starts with it), let the
+    // view run reduced for 3 s (past the turn and its animation), then turn Reduce Motion off.
+    let r = try await Self.run([], bus: bus.address, frames: 210) { process in
       _ = waitFor(seconds: 60) { portal.calls.load(ordering: .relaxed) > 0 }
-      usleep(2_500_000)
+      _ = try waitFor(seconds: 60) {
+        let visible = try spawnProgram(
+          "xdotool", ["search", "--onlyvisible", "--pid", "\(process.processIdentifier)"])
+        return !visible.isEmpty || !process.isRunning
+      }
+      usleep(3_000_000)
       portal.change(Self.appearance, "reduced-motion", to: .unsigned(0))
     }
     #expect(r.status == 0, "\(r.stderr)")
