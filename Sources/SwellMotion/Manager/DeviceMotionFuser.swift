@@ -16,6 +16,9 @@ public struct DeviceMotionFuser: Sendable {
   public let referenceFrame: AttitudeReferenceFrame
   /// The magnetic declination, degrees, east positive (used for `xTrueNorthZVertical`).
   public let declinationDegrees: Double
+  /// The estimator for a source without a gyroscope (``TiltEstimator``), which then fuses every
+  /// sample in place of ``estimator``; `nil` when the source has a gyroscope.
+  public private(set) var tilt: TiltEstimator?
 
   /// Creates a fuser.
   ///
@@ -25,15 +28,20 @@ public struct DeviceMotionFuser: Sendable {
   ///   - declinationDegrees: Magnetic declination, degrees, east positive (true north only; it
   ///     replaces `settings.declinationDegrees` for that frame).
   ///   - settings: Estimator settings.
+  ///   - hasGyroscope: False for a source without a gyroscope (its samples carry a zero one):
+  ///     every sample then goes to a ``TiltEstimator``, which follows a tilt at once where the
+  ///     fusion filter would take seconds, and the heading is invalid in every frame.
   public init(
     mode: AttitudeEstimator.Mode, referenceFrame: AttitudeReferenceFrame,
-    declinationDegrees: Double = 0, settings: AttitudeEstimator.Settings = .init()
+    declinationDegrees: Double = 0, settings: AttitudeEstimator.Settings = .init(),
+    hasGyroscope: Bool = true
   ) {
     var settings = settings
     if referenceFrame == .xTrueNorthZVertical { settings.declinationDegrees = declinationDegrees }
     estimator = AttitudeEstimator(mode: mode, settings: settings)
     self.referenceFrame = referenceFrame
     self.declinationDegrees = declinationDegrees
+    tilt = hasGyroscope ? nil : TiltEstimator()
   }
 
   /// Starts the estimator's gyroscope bias from a saved value
@@ -53,7 +61,12 @@ public struct DeviceMotionFuser: Sendable {
   /// - Parameter sample: The next sample, in time order.
   /// - Returns: Device motion in ``referenceFrame``.
   public mutating func update(_ sample: IMUSample) -> DeviceMotion {
-    estimator.update(sample, referenceFrame: referenceFrame)
+    if var t = tilt {
+      let motion = t.update(sample, referenceFrame: referenceFrame)
+      tilt = t
+      return motion
+    }
+    return estimator.update(sample, referenceFrame: referenceFrame)
   }
 }
 
@@ -168,7 +181,8 @@ extension DeviceMotion {
 
 extension MotionRecording {
   /// Device motion from the recording: raw samples are fused on the way (every sample), device
-  /// motion passes through unchanged (its own frame is kept).
+  /// motion passes through unchanged (its own frame is kept). Samples without a gyroscope
+  /// (``hasGyroscope`` false) go to a ``TiltEstimator``.
   ///
   /// - Parameters:
   ///   - mode: 6D or 9D fusion (raw recordings only).
@@ -190,7 +204,7 @@ extension MotionRecording {
     case .samples(let samples):
       var fuser = DeviceMotionFuser(
         mode: mode, referenceFrame: referenceFrame, declinationDegrees: declinationDegrees,
-        settings: settings)
+        settings: settings, hasGyroscope: hasGyroscope)
       var out: [DeviceMotion] = []
       out.reserveCapacity(samples.count)
       let step = max(1, samples.count / 100)

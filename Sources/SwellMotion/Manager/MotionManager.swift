@@ -520,7 +520,8 @@ public final class MotionManager: Sendable {
     var failures = 0
     // The saved gyroscope calibration (MotionManager+Calibration): seeds each fuser, saves the
     // bias found at rest, and the last one when the run ends, whichever way it ends.
-    var calibration = CalibrationSession(manager: self)
+    // A source without a gyroscope has no bias to save or seed.
+    var calibration = source.hasGyroscope ? CalibrationSession(manager: self) : nil
     defer { calibration?.finish() }
     while !Task.isCancelled {
       let event: MotionEvent?
@@ -564,7 +565,7 @@ public final class MotionManager: Sendable {
         if fuserID != id || fuser == nil {
           var created = DeviceMotionFuser(
             mode: mode, referenceFrame: frame, declinationDegrees: declination,
-            settings: settings)
+            settings: settings, hasGyroscope: source.hasGyroscope)
           calibration?.seed(&created)
           fuser = created
           fuserID = id

@@ -58,6 +58,17 @@ public struct MotionRecording: Sendable {
     }
   }
 
+  /// False when raw samples all carry an exactly zero gyroscope: a recording of a device without
+  /// one (a real gyroscope's noise never reads exactly zero on all three axes for a whole
+  /// recording), whose motion ``deviceMotion(mode:referenceFrame:declinationDegrees:settings:progress:)``
+  /// then estimates from the accelerometer alone (``TiltEstimator``). True for device motion.
+  public var hasGyroscope: Bool {
+    switch content {
+    case .samples(let s): return s.isEmpty || s.contains { $0.gyroscope != .zero }
+    case .deviceMotion: return true
+    }
+  }
+
   /// The number of samples or device-motion rows.
   public var count: Int {
     switch content {

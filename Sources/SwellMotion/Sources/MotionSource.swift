@@ -45,6 +45,11 @@ public protocol MotionSource: AnyObject, Sendable {
   /// True when the source delivers magnetometer readings (9D fusion is possible).
   var hasMagnetometer: Bool { get }
 
+  /// False for a source without a gyroscope, whose samples carry a zero one (a DualShock 3, a
+  /// laptop whose only motion sensor is an accelerometer): ``MotionManager`` then estimates
+  /// device motion from the accelerometer alone (``TiltEstimator``). Default: true.
+  var hasGyroscope: Bool { get }
+
   /// True when ``hasMagnetometer`` is known before the first sample (a device's channels, a
   /// recording's columns); false for a stream that learns it from the samples (a phone over the
   /// network). ``MotionManager`` checks a frame that needs the magnetometer up front when it is
@@ -98,6 +103,9 @@ public protocol MotionSource: AnyObject, Sendable {
 extension MotionSource {
   /// True: most sources know their sensors before the first sample.
   public var sensorsAreKnown: Bool { true }
+
+  /// True: most sources have a gyroscope.
+  public var hasGyroscope: Bool { true }
 
   /// True: most sources deliver raw samples.
   public var providesRawSamples: Bool { true }

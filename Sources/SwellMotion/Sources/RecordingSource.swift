@@ -28,6 +28,8 @@ public final class RecordingSource: MotionSource {
   public let name: String
   /// True when the recording carries magnetometer readings.
   public let hasMagnetometer: Bool
+  /// False when every raw sample's gyroscope is exactly zero (a device without one).
+  public let hasGyroscope: Bool
   /// True for raw samples, false for device motion.
   public let providesRawSamples: Bool
   /// For a device-motion recording, the frame its attitudes are in; `nil` for raw samples.
@@ -88,6 +90,7 @@ public final class RecordingSource: MotionSource {
   private init(_ recording: MotionRecording, loops: Bool, pacing: MonotonicClock?) {
     name = "recording:\(recording.name)"
     hasMagnetometer = recording.hasMagnetometer
+    hasGyroscope = recording.hasGyroscope
     if case .deviceMotion(_, let frame) = recording.content {
       deviceMotionReferenceFrame = frame
       providesRawSamples = false
@@ -117,19 +120,21 @@ public final class RecordingSource: MotionSource {
   /// - Parameters:
   ///   - name: The recording's name (the source is `recording:NAME`).
   ///   - hasMagnetometer: Whether the events carry magnetometer readings.
+  ///   - hasGyroscope: False when every raw sample's gyroscope is exactly zero.
   ///   - deviceMotionReferenceFrame: The frame of fused device motion, or `nil` for raw samples.
   ///   - timeSpan: The first and last timestamps of one pass, seconds.
   ///   - loops: Start again when it ends.
   ///   - open: Opens a reader at the first event.
   /// - Throws: ``RecordingError`` when the first reader cannot be opened.
   package init(
-    streaming name: String, hasMagnetometer: Bool,
+    streaming name: String, hasMagnetometer: Bool, hasGyroscope: Bool = true,
     deviceMotionReferenceFrame: AttitudeReferenceFrame?, timeSpan: ClosedRange<Double>,
     loops: Bool,
     open: @escaping @Sendable () throws(RecordingError) -> any RecordingEventReader
   ) throws(RecordingError) {
     self.name = "recording:\(name)"
     self.hasMagnetometer = hasMagnetometer
+    self.hasGyroscope = hasGyroscope
     self.deviceMotionReferenceFrame = deviceMotionReferenceFrame
     providesRawSamples = deviceMotionReferenceFrame == nil
     self.timeSpan = timeSpan

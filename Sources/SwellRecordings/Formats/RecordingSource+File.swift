@@ -40,11 +40,24 @@ extension RecordingSource {
       case .sample(let s): hasMagnetometer = s.magnetometer != nil
       case .deviceMotion(let m): hasMagnetometer = m.magneticField.accuracy != .uncalibrated
       }
+      // A device without a gyroscope records zeros in its columns: read on until a sample
+      // has one (at once for a real gyroscope, whose noise is never exactly zero).
+      var hasGyroscope = true
+      if case .sample(let s) = event, s.gyroscope == .zero {
+        hasGyroscope = false
+        while let e = try first.next() {
+          if case .sample(let s) = e, s.gyroscope != .zero {
+            hasGyroscope = true
+            break
+          }
+        }
+      }
       let frame = isRaw ? nil : try DeviceMotionCSV.Reader(url: url).referenceFrame
       let t0 = event.timestamp
       let last = try Self.lastTimestamp(url).map { isRaw ? $0 * units.time.seconds : $0 } ?? t0
       try self.init(
-        streaming: name, hasMagnetometer: hasMagnetometer, deviceMotionReferenceFrame: frame,
+        streaming: name, hasMagnetometer: hasMagnetometer, hasGyroscope: hasGyroscope,
+        deviceMotionReferenceFrame: frame,
         timeSpan: t0...max(t0, last), loops: loops, open: open)
       return
     }

@@ -91,6 +91,9 @@ public struct RecordingFusion: Sendable {
     public var mode: AttitudeEstimator.Mode?
     /// The frame of the written attitudes.
     public var referenceFrame: AttitudeReferenceFrame
+    /// True when the recording has no gyroscope (every reading exactly zero), so its motion was
+    /// estimated from the accelerometer alone (``TiltEstimator``).
+    public var accelerometerOnly = false
   }
 
   /// Creates the default fusion: 6D in `xArbitraryZVertical`, every sample.
@@ -146,6 +149,7 @@ public struct RecordingFusion: Sendable {
     }
     try writer.commit()
     return Report(
-      samples: count, rows: writer.count, mode: used, referenceFrame: passFrame ?? referenceFrame)
+      samples: count, rows: writer.count, mode: used, referenceFrame: passFrame ?? referenceFrame,
+      accelerometerOnly: used != nil && !source.hasGyroscope)
   }
 }
