@@ -13,6 +13,9 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
   case dualSense
   /// Sony DualShock 4, either driver (`hid-playstation` since Linux 6.2, `hid-sony` before).
   case dualShock4
+  /// The DualShock 3 (Sixaxis), `hid-sony`: an accelerometer alone (the driver leaves its
+  /// one-axis gyroscope out), `SIXAXIS_ACC_RES_PER_G` 113 over −512...511, no `MSC_TIMESTAMP`.
+  case dualShock3
   /// Nintendo Switch Pro Controller (`hid-nintendo`).
   case switchPro
   /// A single left Joy-Con (`hid-nintendo`), in the frame it has on the console: lying face up,
@@ -45,6 +48,8 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
     case (Vendor.sony, 0x0ce6), (Vendor.sony, 0x0df2): self = .dualSense
     // USB_DEVICE_ID_SONY_PS4_CONTROLLER, _2 and _DONGLE.
     case (Vendor.sony, 0x05c4), (Vendor.sony, 0x09cc), (Vendor.sony, 0x0ba0): self = .dualShock4
+    // USB_DEVICE_ID_SONY_PS3_CONTROLLER.
+    case (Vendor.sony, 0x0268): self = .dualShock3
     // USB_DEVICE_ID_NINTENDO_PROCON.
     case (Vendor.nintendo, 0x2009): self = .switchPro
     // USB_DEVICE_ID_NINTENDO_JOYCONL / _JOYCONR.
@@ -62,6 +67,8 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
     let n = name.lowercased()
     if n.contains("dualsense") {
       self = .dualSense
+    } else if n.contains("playstation(r)3 controller") {
+      self = .dualShock3
     } else if n.contains("sony") && n.contains("wireless controller") {
       self = .dualShock4
     } else if n.contains("pro controller") && n.contains("nintendo") {
@@ -85,6 +92,10 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
   ///   (`dualsense_parse_report`, `dualshock4_parse_report`), and SDL passes the same words
   ///   unchanged as its sensor axes (`SDL_hidapi_ps5.c`), so the node is in SDL's controller
   ///   frame: ``EvdevAxisMapping/sdlController``.
+  /// - `dualShock3`: `hid-sony` (`sixaxis_parse_report`) reports the accelerometer's x as sent
+  ///   and swaps and negates its y and z ("Y and Z are swapped and inversed"), and SDL does the
+  ///   same to the report's words (`SDL_hidapi_ps3.c`: x, −word 45, −word 43), so this node too
+  ///   is in SDL's controller frame: ``EvdevAxisMapping/sdlController``.
   /// - `steamDeck`: `hid-steam` (`steam_do_deck_sensors_event`) turns the Deck's IMU into the
   ///   same frame (ABS_Y = IMU z, ABS_Z = −IMU y, ABS_RY = gyro z, ABS_RZ = −gyro y):
   ///   ``EvdevAxisMapping/sdlController``.
@@ -95,7 +106,7 @@ public enum EvdevDriverFamily: String, CaseIterable, Sendable {
   /// - `generic`: ``EvdevAxisMapping/identity``.
   public var axisMapping: EvdevAxisMapping {
     switch self {
-    case .dualSense, .dualShock4, .steamDeck: return .sdlController
+    case .dualSense, .dualShock4, .dualShock3, .steamDeck: return .sdlController
     case .switchPro, .joyConLeft, .joyConRight: return .nintendo
     case .generic: return .identity
     }

@@ -60,6 +60,9 @@ public struct EvdevMotionDecoder: Sendable {
   public let description: EvdevDeviceDescription
   /// The driver family whose axis mapping and clock rules are used.
   public let family: EvdevDriverFamily
+  /// False for a node with an accelerometer alone (no `ABS_RX`...`ABS_RZ`, as the DualShock 3's):
+  /// its samples carry a zero gyroscope.
+  public let hasGyroscope: Bool
   /// The mapping from evdev axes to the device frame.
   public let axisMapping: EvdevAxisMapping
   /// Whether `MSC_TIMESTAMP` is used as the sample clock.
@@ -125,7 +128,10 @@ public struct EvdevMotionDecoder: Sendable {
   ///   - description: The node's description (from the live node or an evemu header).
   ///   - family: The driver family, or `nil` to recognise it from the description.
   /// - Throws: `EvdevDecodeError` when the node is not a motion sensor, lacks one of
-  ///   `ABS_X`...`ABS_RZ`, or an axis's resolution is not positive.
+  ///   `ABS_X`...`ABS_Z`, has some but not all of `ABS_RX`...`ABS_RZ`, or an axis's resolution
+  ///   is not positive. A node with none of the gyroscope axes is an accelerometer alone (the
+  ///   DualShock 3's, `hid-sony`): its samples carry a zero gyroscope and ``hasGyroscope`` is
+  ///   false.
   public init(description: EvdevDeviceDescription, family: EvdevDriverFamily? = nil)
     throws(EvdevDecodeError)
   {
@@ -134,8 +140,13 @@ public struct EvdevMotionDecoder: Sendable {
     }
     var scale = InlineArray<6, Double>(repeating: 0)
     var raw = RawAxes()
+    let hasGyroscope = (EvdevCode.absRX...EvdevCode.absRZ).contains {
+      description.absoluteAxes[$0] != nil
+    }
     for code in EvdevCode.absX...EvdevCode.absRZ {
       guard let info = description.absoluteAxes[code] else {
+        // An accelerometer alone: the gyroscope's scale stays 0, so it reads zero.
+        if code >= EvdevCode.absRX && !hasGyroscope { continue }
         throw .missingAxis(device: description.name, code: code)
       }
       guard info.resolution > 0 else {
@@ -146,6 +157,7 @@ public struct EvdevMotionDecoder: Sendable {
       raw[code] = info.value
     }
     self.description = description
+    self.hasGyroscope = hasGyroscope
     let family = family ?? EvdevDriverFamily(description: description)
     self.family = family
     self.axisMapping = family.axisMapping

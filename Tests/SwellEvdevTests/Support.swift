@@ -81,3 +81,19 @@ extension EvdevMotionDecoder {
     events.compactMap { feed($0) }
   }
 }
+
+/// A DualShock 3 motion node as `hid-sony` describes it (`sony_register_sensors`): `ABS_X`,
+/// `ABS_Y` and `ABS_Z` over −512...511, fuzz 4, `SIXAXIS_ACC_RES_PER_G` 113, no gyroscope axes
+/// and no `MSC_TIMESTAMP`; Sony 054c:0268.
+func dualShock3Description() -> EvdevDeviceDescription {
+  var axes: [UInt16: EvdevAbsInfo] = [:]
+  for code in 0..<3 {
+    axes[UInt16(code)] = EvdevAbsInfo(
+      value: 0, minimum: -512, maximum: 511, fuzz: 4, flat: 0, resolution: 113)
+  }
+  return EvdevDeviceDescription(
+    name: "Sony PLAYSTATION(R)3 Controller Motion Sensors", bus: 0x03, vendor: 0x054c,
+    product: 0x0268, version: 0x8111, properties: [6], absoluteAxes: axes,
+    eventCodes: [.synchronization: [0, 1, 3], .absolute: [0, 1, 2]],
+    uniq: "00:1b:fb:12:34:56")
+}

@@ -110,7 +110,8 @@ private struct TiltEstimatorTests {
     let rest = Vector3(0, 0, standardGravity)
     var last: DeviceMotion?
     for i in 0..<100 {
-      last = tilt.update(IMUSample(timestamp: Double(i) / 100, gyroscope: .zero, accelerometer: rest))
+      last = tilt.update(
+        IMUSample(timestamp: Double(i) / 100, gyroscope: .zero, accelerometer: rest))
     }
     let still = try #require(last)
     #expect(isApproximatelyEqual(still.gravity, Vector3(0, 0, -1), tolerance: 1e-12))

@@ -123,6 +123,25 @@ private struct EvdevSourceTests {
     #expect(source.deviceDescription.absoluteAxes[3]?.resolution == device.axes[3].resolution)
   }
 
+  @Test("a DualShock 3 (an accelerometer alone): no gyroscope, samples on the event clock")
+  func dualShock3() async throws {
+    let tree = try FakeEvdevTree()
+    try tree.addPad(6, .dualShock3)
+    let source = try openSource(tree, FakeAxes(.dualShock3))
+    #expect(source.family == .dualShock3 && !source.hasGyroscope)
+    let writer = try FIFOWriter(tree.node(6))
+    defer { writer.close() }
+    // hid-sony: 113 per g; at rest face up SDL's y (ABS_Y) reads 1 g. No MSC_TIMESTAMP.
+    writer.write(motionFrame(time: 2_000_000, axes: [(0, 0), (1, 113), (2, 0)]))
+    writer.write(motionFrame(time: 2_010_000, axes: [(0, 57)]))
+    let s = try await samples(source, 2)
+    #expect(abs(s[0].accelerometer.z - g) < 1e-9 && abs(s[0].accelerometer.x) < 1e-9)
+    #expect(abs(s[1].accelerometer.x - 57 * g / 113) < 1e-9)
+    #expect(s.allSatisfy { $0.gyroscope == .zero })
+    #expect(abs((s[1].timestamp - s[0].timestamp) - 0.01) < 1e-9)
+    await source.stop()
+  }
+
   @Test("a name part, eventN or a path picks the node; an unknown one is named")
   func selection() throws {
     let tree = try FakeEvdevTree()

@@ -70,16 +70,18 @@ public struct FakeEvdevDevice: Sendable, Hashable {
   static func motion(
     _ name: String, bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16,
     uniq: String, phys: String, accel: (range: Int32, fuzz: Int32, resolution: Int32),
-    gyro: (range: Int32, fuzz: Int32, resolution: Int32), timestamp: Bool = true
+    gyro: (range: Int32, fuzz: Int32, resolution: Int32)?, timestamp: Bool = true
   ) -> FakeEvdevDevice {
     var axes: [FakeEvdevAxis] = []
     for code in UInt16(0)...2 {
       axes.append(
         FakeEvdevAxis(code, range: accel.range, fuzz: accel.fuzz, resolution: accel.resolution))
     }
-    for code in UInt16(3)...5 {
-      axes.append(
-        FakeEvdevAxis(code, range: gyro.range, fuzz: gyro.fuzz, resolution: gyro.resolution))
+    if let gyro {
+      for code in UInt16(3)...5 {
+        axes.append(
+          FakeEvdevAxis(code, range: gyro.range, fuzz: gyro.fuzz, resolution: gyro.resolution))
+      }
     }
     return FakeEvdevDevice(
       name: name, bus: bus, vendor: vendor, product: product, version: version, uniq: uniq,
@@ -119,6 +121,14 @@ public struct FakeEvdevDevice: Sendable, Hashable {
     "Sony Interactive Entertainment Wireless Controller Motion Sensors", bus: 5,
     vendor: 0x054c, product: 0x09cc, version: 0x8100, uniq: "1c:a0:b8:4d:22:02",
     phys: "a4:c3:f0:11:22:33", accel: (32768, 16, 8192), gyro: (2_097_152, 16, 1024))
+
+  /// The DualShock 3's motion node (`hid-sony`, `sony_register_sensors`): the accelerometer
+  /// alone, `SIXAXIS_ACC_RES_PER_G` 113 over −512...511 (here ±512), fuzz 4, no
+  /// `MSC_TIMESTAMP`; the HID name + " Motion Sensors"; Sony 054c:0268 on USB.
+  public static let dualShock3 = motion(
+    "Sony PLAYSTATION(R)3 Controller Motion Sensors", bus: 3, vendor: 0x054c, product: 0x0268,
+    version: 0x8111, uniq: "00:1b:fb:63:c5:10", phys: "usb-0000:00:14.0-1/input0",
+    accel: (512, 4, 113), gyro: nil, timestamp: false)
 
   /// The Switch Pro Controller's IMU (`hid-nintendo`): `JC_IMU_ACCEL_RES_PER_G` 4096 over
   /// ±`JC_IMU_MAX_ACCEL_MAG` 32767, `JC_IMU_GYRO_RES_PER_DPS` 14247 over ±`JC_IMU_MAX_GYRO_MAG`

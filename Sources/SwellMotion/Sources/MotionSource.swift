@@ -47,7 +47,8 @@ public protocol MotionSource: AnyObject, Sendable {
 
   /// False for a source without a gyroscope, whose samples carry a zero one (a DualShock 3, a
   /// laptop whose only motion sensor is an accelerometer): ``MotionManager`` then estimates
-  /// device motion from the accelerometer alone (``TiltEstimator``). Default: true.
+  /// device motion from the accelerometer alone (``TiltEstimator``) in the frame that does not
+  /// refer to north. Default: true.
   var hasGyroscope: Bool { get }
 
   /// True when ``hasMagnetometer`` is known before the first sample (a device's channels, a

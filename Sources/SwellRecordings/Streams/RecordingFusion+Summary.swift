@@ -8,9 +8,8 @@ extension RecordingFusion.Report {
   /// - Returns: `fused N samples (9D, xMagneticNorthZVertical) into M rows: OUT`, without a line
   ///   break.
   public func summary(output: String) -> String {
-    let how =
-      accelerometerOnly
-      ? "accelerometer only: no gyroscope" : mode.map { $0 == .nineD ? "9D" : "6D" } ?? "passed through"
+    let fused = mode.map { $0 == .nineD ? "9D" : "6D" } ?? "passed through"
+    let how = accelerometerOnly ? "accelerometer only: no gyroscope" : fused
     return "fused \(samples) samples (\(how), \(referenceFrame.name)) into \(rows) rows: \(output)"
   }
 }

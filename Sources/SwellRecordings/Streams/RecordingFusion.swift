@@ -91,8 +91,8 @@ public struct RecordingFusion: Sendable {
     public var mode: AttitudeEstimator.Mode?
     /// The frame of the written attitudes.
     public var referenceFrame: AttitudeReferenceFrame
-    /// True when the recording has no gyroscope (every reading exactly zero), so its motion was
-    /// estimated from the accelerometer alone (``TiltEstimator``).
+    /// True when the recording has no gyroscope (every reading exactly zero) and was fused 6D,
+    /// so its motion was estimated from the accelerometer alone (`TiltEstimator`).
     public var accelerometerOnly = false
   }
 
@@ -150,6 +150,6 @@ public struct RecordingFusion: Sendable {
     try writer.commit()
     return Report(
       samples: count, rows: writer.count, mode: used, referenceFrame: passFrame ?? referenceFrame,
-      accelerometerOnly: used != nil && !source.hasGyroscope)
+      accelerometerOnly: used == .sixD && !source.hasGyroscope)
   }
 }

@@ -86,6 +86,9 @@ public final class EvdevSource: MotionSource {
   public let deviceDescription: EvdevDeviceDescription
   /// The driver family whose axes and clock rules decode the node.
   public let family: EvdevDriverFamily
+  /// False for a node with an accelerometer alone (the DualShock 3's): its samples carry a zero
+  /// gyroscope, and `MotionManager` estimates motion from the accelerometer.
+  public let hasGyroscope: Bool
   /// A stable id of the controller for saving its calibration: `evdev:` and its `uniq` when the
   /// driver publishes one, else `evdev:` and its name and `phys`.
   public var deviceIdentity: String? { node.identity }
@@ -128,6 +131,7 @@ public final class EvdevSource: MotionSource {
     self.node = node
     deviceDescription = opened.description
     family = opened.decoder.family
+    hasGyroscope = opened.decoder.hasGyroscope
     name = "evdev:" + node.name
     let box = Box()
     self.box = box
