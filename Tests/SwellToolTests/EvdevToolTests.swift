@@ -16,7 +16,9 @@ private final class PadPlayer: Sendable {
   /// Frames written so far.
   let frames = Atomic<Int>(0)
 
-  init(_ node: String, accelerometer: [Int32]) {
+  /// Plays frames to `node`: the accelerometer's words, then (unless `accelerometerOnly`, as a
+  /// DualShock 3 sends) zero gyroscope words and an `MSC_TIMESTAMP`.
+  init(_ node: String, accelerometer: [Int32], accelerometerOnly: Bool = false) {
     // A reader that goes away must give EPIPE, not end the test process.
     signal(SIGPIPE, SIG_IGN)
     self.accelerometer = Mutex(accelerometer)
@@ -46,10 +48,12 @@ private final class PadPlayer: Sendable {
         let micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
         let a = self.accelerometer.withLock { $0 }
         let bytes = inputEventBytes(
-          motionFrame(
-            time: micros,
-            axes: [(0, a[0]), (1, a[1]), (2, a[2]), (3, 0), (4, 0), (5, 0)],
-            deviceMicroseconds: device))
+          accelerometerOnly
+            ? motionFrame(time: micros, axes: [(0, a[0]), (1, a[1]), (2, a[2])])
+            : motionFrame(
+              time: micros,
+              axes: [(0, a[0]), (1, a[1]), (2, a[2]), (3, 0), (4, 0), (5, 0)],
+              deviceMicroseconds: device))
         device &+= 5000
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EPIPE || n < 0 && errno == EBADF {
@@ -155,6 +159,62 @@ private struct EvdevToolTests {
     let last = try #require(rotations.last)
     #expect(abs(before - tilt) < 2 * .pi / 180, "before: \(before * 180 / .pi)°")
     #expect(last < -tilt / 2, "after the replug: \(last * 180 / .pi)°")
+  }
+
+  /// Needs DISPLAY, as CI's xvfb-run gives.
+  @Test("live waterwave --motion evdev on a DualShock 3 (no gyroscope) follows a tilt within 1.5 s")
+  func liveDualShock3() async throws {
+    let tree = try FakeEvdevTree()
+    try tree.addPad(5, .dualShock3)
+    let axes = tree.root + "/ds3.evemu"
+    try FakeEvdevDevice.dualShock3.evemuDescription.write(
+      toFile: axes, atomically: true, encoding: .utf8)
+    // hid-sony's node is in SDL's frame at 113 per g: device = (x, −z, y) of it.
+    func words(_ x: Double, _ y: Double, _ z: Double) -> [Int32] {
+      [Int32((113 * x).rounded()), Int32((113 * z).rounded()), Int32((-113 * y).rounded())]
+    }
+    let tilt = 30 * Double.pi / 180
+    let player = PadPlayer(tree.node(5), accelerometer: words(0, 1, 0), accelerometerOnly: true)
+    defer { player.stop() }
+    let trace = tree.root + "/live.csv"
+    let (sysfs, dev) = (tree.sysfs, tree.dev)
+    let run = Task {
+      try await LiveTool.run([
+        "live", "waterwave", "--motion", "evdev:playstation", "--input-sysfs-root", sysfs,
+        "--input-dev-root", dev, "--input-axes", axes, "--size", "195x422@1", "--frames", "300",
+        "--trace-out", trace,
+      ])
+    }
+    // Upright and level for the first 100 frames read, then turned 30° in the screen's plane.
+    let deadline = TestDeadline(seconds: 60)
+    while player.frames.load(ordering: .relaxed) < 100 && !deadline.hasPassed {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    player.set(words(sin(tilt), cos(tilt), 0))
+    let r = try await run.value
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+    let header = lines[0].split(separator: ",").map(String.init)
+    let column = try #require(header.firstIndex(of: "water.transform.rotation.z"))
+    let rows = lines.dropFirst().map { $0.split(separator: ",") }
+    let times = rows.compactMap { Double(String($0[0])) }
+    let rotations = rows.compactMap { Double(String($0[column])) }
+    try #require(rotations.count == 300 && times.count == 300)
+    // The water starts to turn when the tilt arrives, and within 1.5 s (its 1 s animation and
+    // the estimator's 0.15 s time constant) it leans the full 30°. A fusion filter fed a zero
+    // gyroscope took about 7 s.
+    let start = try #require(rotations.firstIndex { abs($0) > 0.5 * .pi / 180 }, "never turned")
+    let settled = try #require(times.firstIndex { $0 >= times[start] + 1.5 }, "ended too soon")
+    #expect(
+      abs(abs(rotations[settled]) - tilt) < 2 * .pi / 180, "\(rotations[settled] * 180 / .pi)°")
+    // The doctor says what the node has.
+    let doctor = try runSwell([
+      "sensors", "--sysfs-root", tree.root + "/no-iio", "--no-dsu", "--input-sysfs-root",
+      tree.sysfs, "--input-dev-root", tree.dev, "--input-axes", axes, "--json", "--measure", "0",
+    ])
+    #expect(doctor.status == 0, "\(doctor.err)")
+    #expect(doctor.out.contains("accelerometer 113 units per g"), "\(doctor.out)")
+    #expect(doctor.out.contains("no gyroscope"), "\(doctor.out)")
   }
 
   @Test("record evdev -o pad.evemu keeps the events; fuse and load read them back as the pad moved")

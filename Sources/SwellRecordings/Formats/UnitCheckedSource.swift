@@ -67,6 +67,8 @@ public final class UnitCheckedSource: MotionSource {
   /// The wrapped source's.
   public var hasMagnetometer: Bool { source.hasMagnetometer }
   /// The wrapped source's.
+  public var hasGyroscope: Bool { source.hasGyroscope }
+  /// The wrapped source's.
   public var sensorsAreKnown: Bool { source.sensorsAreKnown }
   /// The wrapped source's.
   public var providesRawSamples: Bool { source.providesRawSamples }

@@ -76,8 +76,11 @@ extension SensorDoctor {
     let accel = axes[0]?.resolution ?? 0
     let gyro = axes[3]?.resolution ?? 0
     check.units =
-      "accelerometer \(accel) units per g (ABS_X/Y/Z resolution), gyroscope \(gyro) units "
-      + "per °/s (ABS_RX/RY/RZ resolution), as m/s² and rad/s"
+      source.hasGyroscope
+      ? "accelerometer \(accel) units per g (ABS_X/Y/Z resolution), gyroscope \(gyro) units "
+        + "per °/s (ABS_RX/RY/RZ resolution), as m/s² and rad/s"
+      : "accelerometer \(accel) units per g (ABS_X/Y/Z resolution), as m/s²; no gyroscope "
+        + "(motion is estimated from the accelerometer alone)"
     check.mountMatrix = "axes of the \(source.family.rawValue) driver family (docs/sensors.md)"
     if node.hasTimestamp && !source.family.hasDeviceClock {
       check.timestamps =
