@@ -141,6 +141,80 @@ private struct TiltEstimatorTests {
     #expect(isApproximatelyEqual(m.attitude.quaternion.rotate(m.gravity), Vector3(0, 0, -1)))
   }
 
+  /// The compass heading of a device-to-NWU attitude, worked out here: the device's top (+y)
+  /// in the world, clockwise from north (+x), east being −y.
+  private static func heading(_ q: Quaternion) -> Double {
+    let v = q.rotate(Vector3(0, 1, 0))
+    var h = atan2(-v.y, v.x) * 180 / .pi
+    if h < 0 { h += 360 }
+    return h
+  }
+
+  @Test(
+    "with a magnetometer: a tilt-compensated compass gives the whole attitude and the heading",
+    arguments: 0..<12)
+  func compass(seed: Int) {
+    var random = SplitMix64(seed: UInt64(0xC0A5 + seed))
+    func unit() -> Vector3 {
+      Vector3(
+        Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
+        Double.random(in: -1...1, using: &random)
+      ).normalized()
+    }
+    // A pose within 70° of face up (a compass needs the field's horizontal part), at any yaw.
+    let yaw = Quaternion(
+      axis: Vector3(0, 0, 1), angle: Double.random(in: 0..<(2 * .pi), using: &random))
+    let lean = Quaternion(
+      axis: Vector3(unit().x, unit().y, 0), angle: Double.random(in: 0...1.2, using: &random))
+    let pose = (yaw * lean).normalized()
+    // The field in NWU: north and down by the inclination, 50 µT.
+    let inclination = Double.random(in: 0.3...1.2, using: &random)
+    let field = Vector3(cos(inclination), 0, -sin(inclination)) * 50
+    let declination = Double.random(in: -20...20, using: &random)
+    func sample(_ q: Quaternion, _ t: Double) -> IMUSample {
+      IMUSample(
+        timestamp: t, gyroscope: .zero,
+        accelerometer: q.inverseRotate(Vector3(0, 0, standardGravity)),
+        magnetometer: q.inverseRotate(field))
+    }
+    var magnetic = TiltEstimator(usesMagnetometer: true)
+    var trueNorth = TiltEstimator(usesMagnetometer: true, declinationDegrees: declination)
+    var corrected = TiltEstimator(usesMagnetometer: true)
+    var m = magnetic.update(sample(pose, 0), referenceFrame: .xMagneticNorthZVertical)
+    var t = trueNorth.update(sample(pose, 0), referenceFrame: .xTrueNorthZVertical)
+    let start = corrected.update(sample(pose, 0), referenceFrame: .xArbitraryCorrectedZVertical)
+    // Still: the whole attitude at once.
+    #expect(m.attitude.quaternion.angularDistance(to: pose) < 1e-9, "seed \(seed)")
+    #expect(abs(m.heading - Self.heading(pose)) < 1e-6, "seed \(seed)")
+    let truePose = Quaternion(axis: Vector3(0, 0, 1), angle: -declination * .pi / 180) * pose
+    #expect(t.attitude.quaternion.angularDistance(to: truePose) < 1e-9, "seed \(seed)")
+    var expected = (Self.heading(pose) + declination).truncatingRemainder(dividingBy: 360)
+    if expected < 0 { expected += 360 }
+    #expect(abs(t.heading - expected) < 1e-6 || abs(abs(t.heading - expected) - 360) < 1e-6)
+    #expect(m.magneticField.accuracy == .low)
+    // Turned 40° about the vertical and held for 2 s: the compass follows, and the corrected
+    // frame turns by the same 40° from where it started.
+    let turn = Quaternion(axis: Vector3(0, 0, 1), angle: 40 * Double.pi / 180)
+    let turned = (turn * pose).normalized()
+    var end = start
+    for i in 1...200 {
+      let time = Double(i) / 100
+      m = magnetic.update(sample(turned, time), referenceFrame: .xMagneticNorthZVertical)
+      t = trueNorth.update(sample(turned, time), referenceFrame: .xTrueNorthZVertical)
+      end = corrected.update(sample(turned, time), referenceFrame: .xArbitraryCorrectedZVertical)
+    }
+    #expect(m.attitude.quaternion.angularDistance(to: turned) < 1e-4, "seed \(seed)")
+    let relative = end.attitude.quaternion * start.attitude.quaternion.conjugate
+    #expect(relative.angularDistance(to: turn) < 1e-4, "seed \(seed)")
+    // Without the magnetometer the attitude is the tilt alone, whatever the yaw.
+    var tiltOnly = TiltEstimator()
+    let level = tiltOnly.update(sample(turned, 0), referenceFrame: .xMagneticNorthZVertical)
+    #expect(level.heading == -1)
+    #expect(
+      isApproximatelyEqual(
+        level.attitude.quaternion.rotate(level.gravity), Vector3(0, 0, -1), tolerance: 1e-9))
+  }
+
   /// A raw recording of a device tilting 30° about y at 1 s, its gyroscope column zero except,
   /// when given, one sample.
   private static func recording(gyroscopeAt index: Int? = nil) -> MotionRecording {

@@ -409,13 +409,13 @@ public struct AttitudeEstimator: Sendable {
   }
 
   /// The rotation by `angle` radians about the reference z axis.
-  private static func rotationZ(_ angle: Double) -> Quaternion {
+  static func rotationZ(_ angle: Double) -> Quaternion {
     Quaternion(w: cos(angle / 2), x: 0, y: 0, z: sin(angle / 2))
   }
 
   /// The compass heading, degrees clockwise from north in 0..<360, of the device's top (+y)
   /// axis, or of its back (−z) when the top points straight up or down.
-  private static func heading(of q: Quaternion) -> Double {
+  static func heading(of q: Quaternion) -> Double {
     var v = q.rotate(.unitY)
     if v.x * v.x + v.y * v.y < 1e-8 { v = q.rotate(Vector3(0, 0, -1)) }
     // NWU: north is +x, east is −y.

@@ -12,9 +12,15 @@ import SwellGeometry
 /// - **Gravity** (g, device frame) is the accelerometer's reading, low-passed with time constant
 ///   ``timeConstant`` (an exponential filter, `α = 1 − e^(−Δt/τ)` per sample, so it does not
 ///   depend on the rate), negated and scaled to 1 g, as CoreMotion's gravity points down.
-/// - **Attitude** is the tilt alone: the shortest rotation that takes that gravity onto the
-///   reference frame's −z. Turning about the vertical cannot be seen without a gyroscope or a
-///   magnetometer, so the heading is invalid (−1) in every frame.
+/// - **Attitude** is the tilt: the shortest rotation that takes that gravity onto the reference
+///   frame's −z. Without a magnetometer a turn about the vertical cannot be seen, so the heading
+///   is invalid (−1). With one (``usesMagnetometer``), the field, low-passed the same way, is
+///   turned into that level frame and the attitude turned about the vertical until the field's
+///   horizontal part points along +x: a tilt-compensated compass, giving
+///   `xMagneticNorthZVertical`, `xTrueNorthZVertical` (turned by the declination, as
+///   ``AttitudeEstimator`` does) and `xArbitraryCorrectedZVertical` (the compass's turns since
+///   the first sample) with a valid heading. No hard-iron calibration is made, so the field is
+///   reported at `low` accuracy.
 /// - **Rotation rate** (rad/s, device frame) is estimated from how the filtered gravity turns:
 ///   a world-fixed direction seen from the device moves as `dg/dt = −ω × g`, so between samples
 ///   `ω⊥ = −axis·θ / Δt`, with `axis·θ` the rotation from the previous gravity to the new one.
@@ -32,17 +38,32 @@ public struct TiltEstimator: Sendable {
   /// sample code filters at a factor of 0.1 per 60 Hz sample, a time constant of about
   /// 0.16 s; a shorter one shakes with the hand, a longer one lags the 1 s tilt animation).
   public let timeConstant: Double
+  /// Whether the magnetometer turns the attitude toward north (the frames that refer to it).
+  public let usesMagnetometer: Bool
+  /// The magnetic declination, degrees, east positive, for `xTrueNorthZVertical`.
+  public let declinationDegrees: Double?
   private var filtered: Vector3?
+  private var filteredField: Vector3?
+  private var firstYaw: Double?
   private var lastTimestamp: Double?
   private var lastRate = Vector3.zero
   private var lastTotal = Vector3(0, 0, -1)
 
   /// Creates an estimator.
   ///
-  /// - Parameter timeConstant: The low-pass time constant, seconds (clamped to 0.001...10; a
-  ///   value that is not finite gives the default).
-  public init(timeConstant: Double = 0.15) {
+  /// - Parameters:
+  ///   - timeConstant: The low-pass time constant, seconds (clamped to 0.001...10; a value
+  ///     that is not finite gives the default).
+  ///   - usesMagnetometer: Turn the attitude toward magnetic north with the magnetometer.
+  ///   - declinationDegrees: Magnetic declination, degrees, east positive, for
+  ///     `xTrueNorthZVertical` (without it that frame's attitude stays magnetic and its
+  ///     heading invalid, as ``AttitudeEstimator``'s).
+  public init(
+    timeConstant: Double = 0.15, usesMagnetometer: Bool = false, declinationDegrees: Double? = nil
+  ) {
     self.timeConstant = timeConstant.isFinite ? min(max(timeConstant, 0.001), 10) : 0.15
+    self.usesMagnetometer = usesMagnetometer
+    self.declinationDegrees = declinationDegrees
   }
 
   /// The gravity estimated so far, g, device frame (`(0, 0, −1)` before the first usable
@@ -52,7 +73,8 @@ public struct TiltEstimator: Sendable {
     return f.normalized() * -1
   }
 
-  /// Takes one sample (its gyroscope and magnetometer are ignored).
+  /// Takes one sample (its gyroscope is ignored, and its magnetometer unless
+  /// ``usesMagnetometer``).
   ///
   /// - Parameters:
   ///   - sample: The next sample, in time order.
@@ -79,6 +101,13 @@ public struct TiltEstimator: Sendable {
       }
       lastTotal = a * (-1 / standardGravity)
     }
+    if usesMagnetometer, let m = sample.magnetometer, m.isFinite, m.lengthSquared > 0 {
+      if let f = filteredField, dt > 0, dt.isFinite {
+        filteredField = f + (m - f) * (1 - exp(-dt / timeConstant))
+      } else if filteredField == nil {
+        filteredField = m
+      }
+    }
     if sample.timestamp.isFinite { lastTimestamp = sample.timestamp }
     let g = gravity
     if dt > 0, dt.isFinite {
@@ -91,11 +120,38 @@ public struct TiltEstimator: Sendable {
       let s = axis.length
       lastRate = s > 1e-12 ? axis * (-angle / (s * dt)) : .zero
     }
-    let attitude = Quaternion.rotation(from: g, to: Vector3(0, 0, -1))
+    var attitude = Quaternion.rotation(from: g, to: Vector3(0, 0, -1))
+    var heading = -1.0
+    var field = CalibratedMagneticField(field: .zero, accuracy: .uncalibrated)
+    if usesMagnetometer, let m = filteredField {
+      // The field in the level frame; its horizontal part's angle from +x is the turn to undo.
+      let level = attitude.rotate(m)
+      if level.x * level.x + level.y * level.y > 1e-12 {
+        let yaw = atan2(level.y, level.x)
+        let magnetic = AttitudeEstimator.rotationZ(-yaw) * attitude
+        switch referenceFrame {
+        case .xArbitraryZVertical:
+          break
+        case .xArbitraryCorrectedZVertical:
+          let first = firstYaw ?? yaw
+          firstYaw = first
+          attitude = AttitudeEstimator.rotationZ(first) * magnetic
+        case .xMagneticNorthZVertical:
+          attitude = magnetic
+          heading = AttitudeEstimator.heading(of: attitude)
+        case .xTrueNorthZVertical:
+          attitude = magnetic
+          if let d = declinationDegrees, d.isFinite {
+            attitude = AttitudeEstimator.rotationZ(-d * Double.pi / 180) * magnetic
+            heading = AttitudeEstimator.heading(of: attitude)
+          }
+        }
+      }
+      field = CalibratedMagneticField(field: sample.magnetometer ?? m, accuracy: .low)
+    }
     return DeviceMotion(
-      timestamp: sample.timestamp, attitude: Attitude(quaternion: attitude),
+      timestamp: sample.timestamp, attitude: Attitude(quaternion: attitude.normalized()),
       rotationRate: lastRate, gravity: g, userAcceleration: lastTotal - g,
-      magneticField: CalibratedMagneticField(field: .zero, accuracy: .uncalibrated),
-      heading: -1, referenceFrame: referenceFrame)
+      magneticField: field, heading: heading, referenceFrame: referenceFrame)
   }
 }

@@ -29,9 +29,9 @@ public struct DeviceMotionFuser: Sendable {
   ///     replaces `settings.declinationDegrees` for that frame).
   ///   - settings: Estimator settings.
   ///   - hasGyroscope: False for a source without a gyroscope (its samples carry a zero one):
-  ///     in 6D every sample then goes to a ``TiltEstimator``, which follows a tilt at once where
-  ///     the fusion filter would take seconds. 9D (the frames that refer to north) keeps the
-  ///     fusion filter, which takes its heading from the magnetometer.
+  ///     every sample then goes to a ``TiltEstimator``, which follows a tilt at once where the
+  ///     fusion filter would take seconds; in 9D (the frames that refer to north) it is a
+  ///     tilt-compensated compass.
   public init(
     mode: AttitudeEstimator.Mode, referenceFrame: AttitudeReferenceFrame,
     declinationDegrees: Double = 0, settings: AttitudeEstimator.Settings = .init(),
@@ -42,9 +42,11 @@ public struct DeviceMotionFuser: Sendable {
     estimator = AttitudeEstimator(mode: mode, settings: settings)
     self.referenceFrame = referenceFrame
     self.declinationDegrees = declinationDegrees
-    // The frames that refer to north keep the fusion filter, whose heading comes from the
-    // magnetometer; the tilt estimator has none.
-    tilt = hasGyroscope || mode == .nineD ? nil : TiltEstimator()
+    tilt =
+      hasGyroscope
+      ? nil
+      : TiltEstimator(
+        usesMagnetometer: mode == .nineD, declinationDegrees: settings.declinationDegrees)
   }
 
   /// Starts the estimator's gyroscope bias from a saved value

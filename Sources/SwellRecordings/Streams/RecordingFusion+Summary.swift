@@ -9,7 +9,11 @@ extension RecordingFusion.Report {
   ///   break.
   public func summary(output: String) -> String {
     let fused = mode.map { $0 == .nineD ? "9D" : "6D" } ?? "passed through"
-    let how = accelerometerOnly ? "accelerometer only: no gyroscope" : fused
+    let how =
+      !accelerometerOnly
+      ? fused
+      : mode == .nineD
+        ? "tilt-compensated compass: no gyroscope" : "accelerometer only: no gyroscope"
     return "fused \(samples) samples (\(how), \(referenceFrame.name)) into \(rows) rows: \(output)"
   }
 }

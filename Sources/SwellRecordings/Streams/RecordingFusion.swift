@@ -91,8 +91,9 @@ public struct RecordingFusion: Sendable {
     public var mode: AttitudeEstimator.Mode?
     /// The frame of the written attitudes.
     public var referenceFrame: AttitudeReferenceFrame
-    /// True when the recording has no gyroscope (every reading exactly zero) and was fused 6D,
-    /// so its motion was estimated from the accelerometer alone (`TiltEstimator`).
+    /// True when the recording has no gyroscope (every reading exactly zero), so its motion was
+    /// estimated without one (`TiltEstimator`: the accelerometer alone in 6D, with the
+    /// magnetometer as a compass in 9D).
     public var accelerometerOnly = false
   }
 
@@ -150,6 +151,6 @@ public struct RecordingFusion: Sendable {
     try writer.commit()
     return Report(
       samples: count, rows: writer.count, mode: used, referenceFrame: passFrame ?? referenceFrame,
-      accelerometerOnly: used == .sixD && !source.hasGyroscope)
+      accelerometerOnly: used != nil && !source.hasGyroscope)
   }
 }
