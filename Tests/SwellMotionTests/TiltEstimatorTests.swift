@@ -25,6 +25,14 @@ private struct TurningDevice {
   }
 }
 
+/// A random unit vector (from a cube, normalised).
+private func randomUnit(_ random: inout SplitMix64) -> Vector3 {
+  Vector3(
+    Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
+    Double.random(in: -1...1, using: &random)
+  ).normalized()
+}
+
 private func angle(_ a: Vector3, _ b: Vector3) -> Double {
   acos(min(max(a.normalized().dot(b.normalized()), -1), 1))
 }
@@ -36,12 +44,7 @@ private struct TiltEstimatorTests {
     arguments: 0..<16)
   func turning(seed: Int) {
     var random = SplitMix64(seed: UInt64(0x7117 + seed))
-    func unit() -> Vector3 {
-      Vector3(
-        Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
-        Double.random(in: -1...1, using: &random)
-      ).normalized()
-    }
+    func unit() -> Vector3 { randomUnit(&random) }
     let start = Quaternion(axis: unit(), angle: Double.random(in: 0...Double.pi, using: &random))
     let speed = Double.random(in: 0.1...0.5, using: &random)
     var device = TurningDevice(attitude: start, rate: unit() * speed)
@@ -155,12 +158,7 @@ private struct TiltEstimatorTests {
     arguments: 0..<12)
   func compass(seed: Int) {
     var random = SplitMix64(seed: UInt64(0xC0A5 + seed))
-    func unit() -> Vector3 {
-      Vector3(
-        Double.random(in: -1...1, using: &random), Double.random(in: -1...1, using: &random),
-        Double.random(in: -1...1, using: &random)
-      ).normalized()
-    }
+    func unit() -> Vector3 { randomUnit(&random) }
     // A pose within 70° of face up (a compass needs the field's horizontal part), at any yaw.
     let yaw = Quaternion(
       axis: Vector3(0, 0, 1), angle: Double.random(in: 0..<(2 * .pi), using: &random))
