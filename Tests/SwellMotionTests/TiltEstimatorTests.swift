@@ -204,6 +204,14 @@ private struct TiltEstimatorTests {
     #expect(m.attitude.quaternion.angularDistance(to: turned) < 1e-4, "seed \(seed)")
     let relative = end.attitude.quaternion * start.attitude.quaternion.conjugate
     #expect(relative.angularDistance(to: turn) < 1e-4, "seed \(seed)")
+    // A magnetometer reading that is not finite is skipped: nothing in the output is NaN.
+    let bad = magnetic.update(
+      IMUSample(
+        timestamp: 2.01, gyroscope: .zero,
+        accelerometer: turned.inverseRotate(Vector3(0, 0, standardGravity)),
+        magnetometer: Vector3(.nan, 0, 1)), referenceFrame: .xMagneticNorthZVertical)
+    #expect(bad.magneticField.field.isFinite && bad.attitude.quaternion.isFinite)
+    #expect(bad.attitude.quaternion.angularDistance(to: turned) < 1e-4)
     // Without the magnetometer the attitude is the tilt alone, whatever the yaw.
     var tiltOnly = TiltEstimator()
     let level = tiltOnly.update(sample(turned, 0), referenceFrame: .xMagneticNorthZVertical)

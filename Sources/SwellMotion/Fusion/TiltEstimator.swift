@@ -147,7 +147,8 @@ public struct TiltEstimator: Sendable {
           }
         }
       }
-      field = CalibratedMagneticField(field: sample.magnetometer ?? m, accuracy: .low)
+      // The low-passed field: a reading that was skipped (not finite) never reaches the output.
+      field = CalibratedMagneticField(field: m, accuracy: .low)
     }
     return DeviceMotion(
       timestamp: sample.timestamp, attitude: Attitude(quaternion: attitude.normalized()),
