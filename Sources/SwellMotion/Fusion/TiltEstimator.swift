@@ -73,6 +73,14 @@ public struct TiltEstimator: Sendable {
     return f.normalized() * -1
   }
 
+  /// One step of the exponential low-pass filter: the first value as it is, then a step of
+  /// `α = 1 − e^(−Δt/τ)` toward each new one (none when the time did not advance).
+  private func lowPass(_ previous: Vector3?, _ value: Vector3, dt: Double) -> Vector3 {
+    guard let previous else { return value }
+    guard dt > 0, dt.isFinite else { return previous }
+    return previous + (value - previous) * (1 - exp(-dt / timeConstant))
+  }
+
   /// Takes one sample (its gyroscope is ignored, and its magnetometer unless
   /// ``usesMagnetometer``).
   ///
@@ -93,20 +101,11 @@ public struct TiltEstimator: Sendable {
       dt = sample.timestamp - last
     }
     if usable {
-      if let f = filtered, dt > 0, dt.isFinite {
-        let alpha = 1 - exp(-dt / timeConstant)
-        filtered = f + (a - f) * alpha
-      } else if filtered == nil {
-        filtered = a
-      }
+      filtered = lowPass(filtered, a, dt: dt)
       lastTotal = a * (-1 / standardGravity)
     }
     if usesMagnetometer, let m = sample.magnetometer, m.isFinite, m.lengthSquared > 0 {
-      if let f = filteredField, dt > 0, dt.isFinite {
-        filteredField = f + (m - f) * (1 - exp(-dt / timeConstant))
-      } else if filteredField == nil {
-        filteredField = m
-      }
+      filteredField = lowPass(filteredField, m, dt: dt)
     }
     if sample.timestamp.isFinite { lastTimestamp = sample.timestamp }
     let g = gravity
