@@ -128,9 +128,24 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
 package enum UnfinishedOutputs {
   private static let paths = Mutex<Set<String>>([])
   private static let encoders = Mutex<Set<Int32>>([])
+  /// Set by ``removeAll()``: the process is ending, so nothing may be recorded any more.
+  private static let closed = Atomic<Bool>(false)
 
-  /// Records a temporary file.
-  package static func insert(_ path: String) { _ = paths.withLock { $0.insert(path) } }
+  /// Records a temporary file. After ``removeAll()`` (the process is ending on a signal) the
+  /// file is removed at once instead, and the writer must not rename it into place.
+  ///
+  /// - Parameter path: The file.
+  /// - Returns: False when the file was removed instead of recorded.
+  @discardableResult
+  package static func insert(_ path: String) -> Bool {
+    let recorded = paths.withLock { p in
+      guard !closed.load(ordering: .acquiring) else { return false }
+      p.insert(path)
+      return true
+    }
+    if !recorded { unlink(path) }
+    return recorded
+  }
 
   /// Forgets a temporary file (renamed or removed).
   package static func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
@@ -153,11 +168,16 @@ package enum UnfinishedOutputs {
     }) {
       kill(pid, SIGKILL)
     }
-    for path in paths.withLock({ p in
+    let recorded = paths.withLock { p in
+      closed.store(true, ordering: .releasing)
       defer { p.removeAll() }
       return p
-    }) {
-      unlink(path)
+    }
+    // Twice: a writer renaming its temporary file into place between the removal of the
+    // final name and that of the temporary one (the set has no order) leaves the final file,
+    // and the second pass removes it; after the first pass no temporary file is left to rename.
+    for _ in 0..<2 {
+      for path in recorded { unlink(path) }
     }
   }
 }

@@ -105,8 +105,11 @@ final class ParallelPNGWriter: @unchecked Sendable {
       Result { () throws(RenderError) in try file.write(raw) }
     }
     try result.get()
-    // Registered before the rename: a signal from here on removes the finished frame too.
-    UnfinishedOutputs.insert(path)
+    // Registered before the rename: a signal from here on removes the finished frame too. Once
+    // a signal's clean-up has begun, the frame is not put in place at all.
+    guard UnfinishedOutputs.insert(path) else {
+      throw RenderError(.writeFailed, path: path, reason: "interrupted")
+    }
     do {
       try file.commit()
     } catch {
